@@ -1,0 +1,87 @@
+//! Rust identifiers from ONNX names: snake_case, never a keyword, unique within a scope.
+
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// A snake_case Rust identifier for an ONNX name (`/model/ArgMax_output_0` ->
+/// `model_arg_max_output_0`, `type` -> `type_`, `0` -> `t_0`, `` -> `tensor`).
+pub fn sanitize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            let boundary = c.is_ascii_uppercase()
+                && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if boundary && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+        prev = Some(c);
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    if out.is_empty() {
+        return "tensor".to_string();
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "t_");
+    }
+    if KEYWORDS.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+/// Sanitized names for a list of ONNX names, made unique in order: a later name that collides
+/// with an earlier one gets `_2`, `_3`, ... (deterministic for a given list).
+pub fn unique(names: &[&str]) -> Vec<String> {
+    let mut taken = std::collections::BTreeSet::new();
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        let base = sanitize(name);
+        let mut candidate = base.clone();
+        let mut n = 2;
+        while taken.contains(&candidate) {
+            candidate = format!("{base}_{n}");
+            n += 1;
+        }
+        taken.insert(candidate.clone());
+        out.push(candidate);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitizes_exporter_names() {
+        assert_eq!(sanitize("/model/ArgMax_output_0"), "model_arg_max_output_0");
+        assert_eq!(sanitize("logits"), "logits");
+        assert_eq!(sanitize("type"), "type_");
+        assert_eq!(sanitize("0"), "t_0");
+        assert_eq!(sanitize(""), "tensor");
+        assert_eq!(sanitize("::"), "tensor");
+        assert_eq!(sanitize("input.1"), "input_1");
+        assert_eq!(sanitize("Self"), "self_");
+    }
+
+    #[test]
+    fn collisions_are_resolved_in_order() {
+        assert_eq!(
+            unique(&["a.b", "a_b", "A_B", "x"]),
+            ["a_b", "a_b_2", "a_b_3", "x"]
+        );
+        assert_eq!(unique(&["a_2", "a", "a"]), ["a_2", "a", "a_3"]);
+    }
+}

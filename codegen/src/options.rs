@@ -1,0 +1,69 @@
+//! What the user asks of the generator besides the model bytes.
+
+use std::collections::BTreeMap;
+
+/// A scalar given by the user to freeze a graph input (`inputs: { axes = [1, -1] }`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    /// An integer literal.
+    Int(i128),
+    /// A floating-point literal (also `inf`, `-inf`, `nan` spelled as identifiers).
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+}
+
+/// The options of one generation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The name of the generated module (`pub mod NAME`); used in docs and messages.
+    pub module_name: String,
+    /// Values of symbolic dimensions, by `dim_param` name.
+    pub dims: BTreeMap<String, usize>,
+    /// Graph inputs frozen to constants, by ONNX name: the elements in row-major order.
+    pub inputs: BTreeMap<String, Vec<Scalar>>,
+    /// The path under which generated code reaches the runtime crate (default `::onnx_aot`).
+    pub runtime_path: String,
+    /// Where the model came from, for messages (a file path or any label).
+    pub source_name: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            module_name: "model".to_string(),
+            dims: BTreeMap::new(),
+            inputs: BTreeMap::new(),
+            runtime_path: "::onnx_aot".to_string(),
+            source_name: "model".to_string(),
+        }
+    }
+}
+
+impl Options {
+    /// Options for a module of the given name, everything else default.
+    pub fn new(module_name: impl Into<String>) -> Self {
+        Options {
+            module_name: module_name.into(),
+            ..Options::default()
+        }
+    }
+
+    /// Binds a symbolic dimension.
+    pub fn dim(mut self, name: impl Into<String>, value: usize) -> Self {
+        self.dims.insert(name.into(), value);
+        self
+    }
+
+    /// Freezes a graph input to constant elements (row-major).
+    pub fn input(mut self, name: impl Into<String>, values: Vec<Scalar>) -> Self {
+        self.inputs.insert(name.into(), values);
+        self
+    }
+
+    /// Sets the label used for the model in messages.
+    pub fn source_name(mut self, name: impl Into<String>) -> Self {
+        self.source_name = name.into();
+        self
+    }
+}

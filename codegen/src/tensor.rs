@@ -1,0 +1,162 @@
+//! Reading constant tensors (`TensorProto`) into [`Tensor`]s.
+
+use crate::dtype::DType;
+use crate::ir::Tensor;
+use crate::onnx::{data_type, TensorProto};
+
+/// Reads a `TensorProto` (initializer, `Constant` value or test data) into a [`Tensor`].
+///
+/// `what` names the tensor in messages (e.g. `initializer "w"`). Both `raw_data` and the typed
+/// repeated fields are read, for every supported element type.
+pub fn tensor_from_proto(t: &TensorProto, what: &str) -> Result<Tensor, String> {
+    if t.data_location == 1 || !t.external_data.is_empty() {
+        return Err(format!(
+            "{what} keeps its data in an external file, which onnx-aot does not read; save the \
+             model with the data embedded (onnx.save_model(model, path, \
+             save_as_external_data=False))"
+        ));
+    }
+    if t.segment.is_some() {
+        return Err(format!(
+            "{what} is a segment of a larger tensor, which is not supported"
+        ));
+    }
+    let Some(dtype) = DType::from_onnx(t.data_type) else {
+        return Err(format!(
+            "{what} has element type {} (code {}), which onnx-aot does not support",
+            data_type::name(t.data_type),
+            t.data_type
+        ));
+    };
+    let mut shape = Vec::with_capacity(t.dims.len());
+    for (i, &d) in t.dims.iter().enumerate() {
+        if d < 0 {
+            return Err(format!(
+                "{what} has a negative dimension {d} at position {i}"
+            ));
+        }
+        shape.push(usize::try_from(d).map_err(|_| format!("{what}: dimension {d} is too large"))?);
+    }
+    let numel = checked_numel(&shape)
+        .ok_or_else(|| format!("{what}: the element count of shape {shape:?} overflows"))?;
+    let nbytes = numel
+        .checked_mul(dtype.size())
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| {
+            format!("{what}: {numel} elements of {dtype} exceed the addressable size")
+        })?;
+    let bytes = if !t.raw_data.is_empty() || numel == 0 {
+        if t.raw_data.len() != nbytes {
+            return Err(format!(
+                "{what} has {} bytes of raw_data, but its shape {shape:?} of {dtype} needs {nbytes}",
+                t.raw_data.len()
+            ));
+        }
+        let mut bytes = t.raw_data.clone();
+        if dtype == DType::Bool {
+            bytes.iter_mut().for_each(|b| *b = u8::from(*b != 0));
+        }
+        bytes
+    } else {
+        typed_bytes(t, dtype, numel, what)?
+    };
+    Ok(Tensor {
+        dtype,
+        shape,
+        bytes,
+    })
+}
+
+/// The product of a shape, or `None` when it overflows `usize`.
+pub fn checked_numel(shape: &[usize]) -> Option<usize> {
+    shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+}
+
+fn typed_bytes(t: &TensorProto, dtype: DType, numel: usize, what: &str) -> Result<Vec<u8>, String> {
+    let count_error = |field: &str, found: usize| {
+        format!("{what} declares {numel} elements of {dtype} but {field} holds {found}")
+    };
+    let mut out = Vec::with_capacity(numel * dtype.size());
+    match dtype {
+        DType::F32 => {
+            if t.float_data.len() != numel {
+                return Err(count_error("float_data", t.float_data.len()));
+            }
+            t.float_data
+                .iter()
+                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        }
+        DType::F64 => {
+            if t.double_data.len() != numel {
+                return Err(count_error("double_data", t.double_data.len()));
+            }
+            t.double_data
+                .iter()
+                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        }
+        DType::I64 => {
+            if t.int64_data.len() != numel {
+                return Err(count_error("int64_data", t.int64_data.len()));
+            }
+            t.int64_data
+                .iter()
+                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        }
+        DType::U32 | DType::U64 => {
+            if t.uint64_data.len() != numel {
+                return Err(count_error("uint64_data", t.uint64_data.len()));
+            }
+            for &v in &t.uint64_data {
+                if dtype == DType::U32 {
+                    let v = u32::try_from(v)
+                        .map_err(|_| format!("{what}: value {v} does not fit in UINT32"))?;
+                    out.extend_from_slice(&v.to_le_bytes());
+                } else {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        _ => {
+            if t.int32_data.len() != numel {
+                return Err(count_error("int32_data", t.int32_data.len()));
+            }
+            for &v in &t.int32_data {
+                let fits = |ok: bool| {
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "{what}: value {v} in int32_data does not fit in {dtype}"
+                        ))
+                    }
+                };
+                match dtype {
+                    DType::I32 => out.extend_from_slice(&v.to_le_bytes()),
+                    DType::I16 => {
+                        fits(i16::try_from(v).is_ok())?;
+                        out.extend_from_slice(&(v as i16).to_le_bytes());
+                    }
+                    DType::I8 => {
+                        fits(i8::try_from(v).is_ok())?;
+                        out.push(v as i8 as u8);
+                    }
+                    DType::U16 | DType::F16 | DType::BF16 => {
+                        fits(u16::try_from(v).is_ok())?;
+                        out.extend_from_slice(&(v as u16).to_le_bytes());
+                    }
+                    DType::U8 => {
+                        fits(u8::try_from(v).is_ok())?;
+                        out.push(v as u8);
+                    }
+                    DType::Bool => out.push(u8::from(v != 0)),
+                    _ => unreachable_type(dtype)?,
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn unreachable_type(dtype: DType) -> Result<(), String> {
+    Err(format!("internal error: no typed field for {dtype}"))
+}

@@ -1,0 +1,1 @@
+//! Examples of onnx-aot live in `examples/`.

@@ -1,0 +1,223 @@
+//! Parsing of the macro's arguments.
+
+use onnx_aot_codegen::Scalar;
+use proc_macro2::Span;
+use syn::parse::{Parse, ParseStream};
+use syn::{braced, bracketed, Attribute, Ident, LitStr, Token, Visibility};
+
+/// `ATTRS VIS mod NAME = "PATH" { dims: {..}, inputs: {..} }`.
+pub struct ModelArgs {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    pub path: LitStr,
+    pub dims: Vec<DimBinding>,
+    pub inputs: Vec<InputBinding>,
+}
+
+/// `NAME = SIZE` in `dims`.
+pub struct DimBinding {
+    pub name: String,
+    pub value: usize,
+    pub span: Span,
+}
+
+/// `NAME = [VALUES]` in `inputs`.
+pub struct InputBinding {
+    pub name: String,
+    pub values: Vec<Scalar>,
+    pub span: Span,
+}
+
+/// A key: an identifier or a string (for ONNX names that are not identifiers).
+fn parse_key(input: ParseStream) -> syn::Result<(String, Span)> {
+    if input.peek(LitStr) {
+        let s: LitStr = input.parse()?;
+        Ok((s.value(), s.span()))
+    } else {
+        let id: Ident = input.call(Ident::parse_any_ident)?;
+        Ok((
+            id.to_string().trim_start_matches("r#").to_string(),
+            id.span(),
+        ))
+    }
+}
+
+trait ParseAny {
+    fn parse_any_ident(input: ParseStream) -> syn::Result<Ident>;
+}
+
+impl ParseAny for Ident {
+    fn parse_any_ident(input: ParseStream) -> syn::Result<Ident> {
+        use syn::ext::IdentExt;
+        Ident::parse_any(input)
+    }
+}
+
+fn parse_scalars(input: ParseStream, out: &mut Vec<Scalar>) -> syn::Result<()> {
+    if input.peek(syn::token::Bracket) {
+        let content;
+        bracketed!(content in input);
+        while !content.is_empty() {
+            parse_scalars(&content, out)?;
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        return Ok(());
+    }
+    let negative = input.peek(Token![-]);
+    if negative {
+        input.parse::<Token![-]>()?;
+    }
+    let sign = if negative { -1.0 } else { 1.0 };
+    let lookahead = input.lookahead1();
+    if lookahead.peek(syn::LitInt) {
+        let lit: syn::LitInt = input.parse()?;
+        let v: i128 = lit.base10_parse()?;
+        out.push(Scalar::Int(if negative { -v } else { v }));
+    } else if lookahead.peek(syn::LitFloat) {
+        let lit: syn::LitFloat = input.parse()?;
+        let v: f64 = lit.base10_parse()?;
+        out.push(Scalar::Float(sign * v));
+    } else if lookahead.peek(syn::LitBool) && !negative {
+        let lit: syn::LitBool = input.parse()?;
+        out.push(Scalar::Bool(lit.value));
+    } else if lookahead.peek(Ident) {
+        let id: Ident = input.parse()?;
+        match id.to_string().as_str() {
+            "inf" | "INFINITY" => out.push(Scalar::Float(sign * f64::INFINITY)),
+            "nan" | "NAN" => out.push(Scalar::Float(f64::NAN)),
+            _ => {
+                return Err(syn::Error::new(
+                    id.span(),
+                    "expected a number, `true`, `false`, `inf` or `nan`",
+                ))
+            }
+        }
+    } else {
+        return Err(lookahead.error());
+    }
+    Ok(())
+}
+
+impl Parse for ModelArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let vis: Visibility = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected a visibility (`pub`, `pub(crate)`) or `mod`",
+            )
+        })?;
+        if !input.peek(Token![mod]) {
+            return Err(input.error(
+                "expected `mod NAME = \"path/to/model.onnx\"`, e.g. \
+                 `onnx_aot::model!(pub mod top1 = \"models/top1.onnx\");`",
+            ));
+        }
+        input.parse::<Token![mod]>()?;
+        let name: Ident = input.parse()?;
+        if !input.peek(Token![=]) {
+            return Err(input.error(format!(
+                "expected `=` and the model path after `mod {name}`, e.g. \
+                 `mod {name} = \"models/{name}.onnx\"`"
+            )));
+        }
+        input.parse::<Token![=]>()?;
+        if !input.peek(LitStr) {
+            return Err(input.error(
+                "expected the model path as a string literal, relative to CARGO_MANIFEST_DIR",
+            ));
+        }
+        let path: LitStr = input.parse()?;
+        let mut dims = Vec::new();
+        let mut inputs = Vec::new();
+        if input.peek(syn::token::Brace) {
+            let block;
+            braced!(block in input);
+            let mut seen: Vec<String> = Vec::new();
+            while !block.is_empty() {
+                let key: Ident = block.parse()?;
+                let key_name = key.to_string();
+                if seen.contains(&key_name) {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("`{key_name}` is given twice"),
+                    ));
+                }
+                seen.push(key_name.clone());
+                block.parse::<Token![:]>()?;
+                let entries;
+                braced!(entries in block);
+                match key_name.as_str() {
+                    "dims" => {
+                        while !entries.is_empty() {
+                            let (name, span) = parse_key(&entries)?;
+                            entries.parse::<Token![=]>()?;
+                            let lit: syn::LitInt = entries.parse()?;
+                            let value: usize = lit.base10_parse()?;
+                            if dims.iter().any(|d: &DimBinding| d.name == name) {
+                                return Err(syn::Error::new(
+                                    span,
+                                    format!("dimension {name:?} is bound twice"),
+                                ));
+                            }
+                            dims.push(DimBinding { name, value, span });
+                            if entries.is_empty() {
+                                break;
+                            }
+                            entries.parse::<Token![,]>()?;
+                        }
+                    }
+                    "inputs" => {
+                        while !entries.is_empty() {
+                            let (name, span) = parse_key(&entries)?;
+                            entries.parse::<Token![=]>()?;
+                            let mut values = Vec::new();
+                            parse_scalars(&entries, &mut values)?;
+                            if inputs.iter().any(|i: &InputBinding| i.name == name) {
+                                return Err(syn::Error::new(
+                                    span,
+                                    format!("input {name:?} is bound twice"),
+                                ));
+                            }
+                            inputs.push(InputBinding { name, values, span });
+                            if entries.is_empty() {
+                                break;
+                            }
+                            entries.parse::<Token![,]>()?;
+                        }
+                    }
+                    other => {
+                        return Err(syn::Error::new(
+                            key.span(),
+                            format!(
+                                "unknown option `{other}`; the options are `dims` and `inputs`"
+                            ),
+                        ))
+                    }
+                }
+                if block.is_empty() {
+                    break;
+                }
+                block.parse::<Token![,]>()?;
+            }
+        }
+        if input.peek(Token![;]) {
+            input.parse::<Token![;]>()?;
+        }
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens after the model; one model per macro call"));
+        }
+        Ok(ModelArgs {
+            attrs,
+            vis,
+            name,
+            path,
+            dims,
+            inputs,
+        })
+    }
+}

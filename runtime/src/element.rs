@@ -1,0 +1,255 @@
+//! Element types and the comparison rules of the contract.
+
+use half::{bf16, f16};
+
+/// The element type of a tensor, as seen by code that knows nothing of a particular model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// `f32` (ONNX `FLOAT`).
+    F32,
+    /// `f64` (ONNX `DOUBLE`).
+    F64,
+    /// [`f16`] (ONNX `FLOAT16`).
+    F16,
+    /// [`bf16`] (ONNX `BFLOAT16`).
+    BF16,
+    /// `i8`.
+    I8,
+    /// `i16`.
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `u8`.
+    U8,
+    /// `u16`.
+    U16,
+    /// `u32`.
+    U32,
+    /// `u64`.
+    U64,
+    /// `bool`, one byte 0 or 1 in `run_bytes`.
+    Bool,
+}
+
+impl DType {
+    /// Bytes per element.
+    pub const fn size(self) -> usize {
+        match self {
+            DType::I8 | DType::U8 | DType::Bool => 1,
+            DType::F16 | DType::BF16 | DType::I16 | DType::U16 => 2,
+            DType::F32 | DType::I32 | DType::U32 => 4,
+            DType::F64 | DType::I64 | DType::U64 => 8,
+        }
+    }
+
+    /// The ONNX spelling, e.g. `"FLOAT"`.
+    pub const fn onnx_name(self) -> &'static str {
+        match self {
+            DType::F32 => "FLOAT",
+            DType::F64 => "DOUBLE",
+            DType::F16 => "FLOAT16",
+            DType::BF16 => "BFLOAT16",
+            DType::I8 => "INT8",
+            DType::I16 => "INT16",
+            DType::I32 => "INT32",
+            DType::I64 => "INT64",
+            DType::U8 => "UINT8",
+            DType::U16 => "UINT16",
+            DType::U32 => "UINT32",
+            DType::U64 => "UINT64",
+            DType::Bool => "BOOL",
+        }
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An element type generated code can work with.
+///
+/// The comparisons follow the contract: `gt`/`lt` are strict and false whenever a NaN is
+/// involved, and `-0.0` equals `+0.0`. `bool` orders `false < true`.
+pub trait Element: Copy + PartialEq + core::fmt::Debug + sealed::Sealed + 'static {
+    /// The matching [`DType`].
+    const DTYPE: DType;
+    /// Zero (`false` for bool).
+    const ZERO: Self;
+    /// One (`true` for bool).
+    const ONE: Self;
+    /// The identity of a max reduction: -inf, the type's minimum, or `false`.
+    const LOWEST: Self;
+    /// The identity of a min reduction: +inf, the type's maximum, or `true`.
+    const HIGHEST: Self;
+    /// Whether the value is NaN (always false for integers and bool).
+    fn is_nan(self) -> bool;
+    /// `self > other`, false if either is NaN.
+    fn gt(self, other: Self) -> bool;
+    /// `self < other`, false if either is NaN.
+    fn lt(self, other: Self) -> bool;
+    /// Reads one element from `DTYPE.size()` little-endian bytes; `None` if the bytes are not a
+    /// valid element (a bool byte other than 0 or 1) or the slice has the wrong length.
+    fn read_le(bytes: &[u8]) -> Option<Self>;
+    /// Writes the element as little-endian bytes into `out` (`DTYPE.size()` bytes).
+    fn write_le(self, out: &mut [u8]);
+}
+
+macro_rules! int_element {
+    ($($t:ty => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const LOWEST: Self = <$t>::MIN;
+            const HIGHEST: Self = <$t>::MAX;
+            #[inline(always)]
+            fn is_nan(self) -> bool { false }
+            #[inline(always)]
+            fn gt(self, other: Self) -> bool { self > other }
+            #[inline(always)]
+            fn lt(self, other: Self) -> bool { self < other }
+            #[inline]
+            fn read_le(bytes: &[u8]) -> Option<Self> {
+                Some(<$t>::from_le_bytes(bytes.try_into().ok()?))
+            }
+            #[inline]
+            fn write_le(self, out: &mut [u8]) {
+                for (o, b) in out.iter_mut().zip(self.to_le_bytes()) { *o = b; }
+            }
+        }
+    )*};
+}
+int_element!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+
+macro_rules! float_element {
+    ($($t:ty => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const LOWEST: Self = <$t>::NEG_INFINITY;
+            const HIGHEST: Self = <$t>::INFINITY;
+            #[inline(always)]
+            fn is_nan(self) -> bool { self != self }
+            #[inline(always)]
+            fn gt(self, other: Self) -> bool { self > other }
+            #[inline(always)]
+            fn lt(self, other: Self) -> bool { self < other }
+            #[inline]
+            fn read_le(bytes: &[u8]) -> Option<Self> {
+                Some(<$t>::from_le_bytes(bytes.try_into().ok()?))
+            }
+            #[inline]
+            fn write_le(self, out: &mut [u8]) {
+                for (o, b) in out.iter_mut().zip(self.to_le_bytes()) { *o = b; }
+            }
+        }
+    )*};
+}
+float_element!(f32 => F32, f64 => F64);
+
+macro_rules! half_element {
+    ($($t:ident => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const ZERO: Self = $t::ZERO;
+            const ONE: Self = $t::ONE;
+            const LOWEST: Self = $t::NEG_INFINITY;
+            const HIGHEST: Self = $t::INFINITY;
+            #[inline(always)]
+            fn is_nan(self) -> bool { self.to_f32().is_nan() }
+            #[inline(always)]
+            fn gt(self, other: Self) -> bool { self.to_f32() > other.to_f32() }
+            #[inline(always)]
+            fn lt(self, other: Self) -> bool { self.to_f32() < other.to_f32() }
+            #[inline]
+            fn read_le(bytes: &[u8]) -> Option<Self> {
+                Some($t::from_le_bytes(bytes.try_into().ok()?))
+            }
+            #[inline]
+            fn write_le(self, out: &mut [u8]) {
+                for (o, b) in out.iter_mut().zip(self.to_le_bytes()) { *o = b; }
+            }
+        }
+    )*};
+}
+half_element!(f16 => F16, bf16 => BF16);
+
+impl sealed::Sealed for bool {}
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    const ZERO: Self = false;
+    const ONE: Self = true;
+    const LOWEST: Self = false;
+    const HIGHEST: Self = true;
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        false
+    }
+    #[inline(always)]
+    #[allow(clippy::bool_comparison)]
+    fn gt(self, other: Self) -> bool {
+        self & !other
+    }
+    #[inline(always)]
+    fn lt(self, other: Self) -> bool {
+        !self & other
+    }
+    #[inline]
+    fn read_le(bytes: &[u8]) -> Option<Self> {
+        match bytes {
+            [0] => Some(false),
+            [1] => Some(true),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn write_le(self, out: &mut [u8]) {
+        if let Some(o) = out.first_mut() {
+            *o = u8::from(self);
+        }
+    }
+}
+
+/// Which extreme a reduction looks for.
+pub trait Direction: 'static {
+    /// Whether `a` is strictly more extreme than `b` (false if either is NaN).
+    fn better<T: Element>(a: T, b: T) -> bool;
+    /// The identity of the reduction (what an empty reduction returns).
+    fn identity<T: Element>() -> T;
+}
+
+/// The maximum: ArgMax, ReduceMax, Hardmax.
+#[derive(Clone, Copy, Debug)]
+pub struct Max;
+
+/// The minimum: ArgMin, ReduceMin.
+#[derive(Clone, Copy, Debug)]
+pub struct Min;
+
+impl Direction for Max {
+    #[inline(always)]
+    fn better<T: Element>(a: T, b: T) -> bool {
+        a.gt(b)
+    }
+    #[inline(always)]
+    fn identity<T: Element>() -> T {
+        T::LOWEST
+    }
+}
+
+impl Direction for Min {
+    #[inline(always)]
+    fn better<T: Element>(a: T, b: T) -> bool {
+        a.lt(b)
+    }
+    #[inline(always)]
+    fn identity<T: Element>() -> T {
+        T::HIGHEST
+    }
+}

@@ -1,0 +1,1 @@
+//! Test support of onnx-aot.
