@@ -1,0 +1,1 @@
+//! Building ONNX models programmatically for tests.

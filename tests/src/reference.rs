@@ -1,0 +1,1 @@
+//! An independent, obviously-correct reference implementation of the contract.

@@ -1,0 +1,1 @@
+//! Reading the official ONNX test data (TensorProto files).
