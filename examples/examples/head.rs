@@ -21,7 +21,14 @@ fn main() {
     }
     let out = head::run(&head::Inputs { features });
     for b in 0..2 {
-        println!("sample {b}: one-hot {:?}, class {}", out.one_hot[b], out.class[b]);
+        println!(
+            "sample {b}: one-hot {:?}, class {}",
+            out.one_hot[b], out.class[b]
+        );
     }
-    println!("input shapes {:?}, output shapes {:?}", head::INPUT_SHAPES, head::OUTPUT_SHAPES);
+    println!(
+        "input shapes {:?}, output shapes {:?}",
+        head::INPUT_SHAPES,
+        head::OUTPUT_SHAPES
+    );
 }

@@ -6,7 +6,18 @@
 onnx_aot::model!(pub mod top1 = "models/top1.onnx");
 
 fn main() {
-    let logits = [[0.1f32, -1.2, 2.5, 0.3, 2.5, f32::NEG_INFINITY, 0.0, 1.9, -0.7, 2.4]];
+    let logits = [[
+        0.1f32,
+        -1.2,
+        2.5,
+        0.3,
+        2.5,
+        f32::NEG_INFINITY,
+        0.0,
+        1.9,
+        -0.7,
+        2.4,
+    ]];
     let out = top1::run(&top1::Inputs { logits });
     println!("logits {:?}", logits[0]);
     println!("top-1 class: {} (ties go to the first index)", out.label[0]);

@@ -1,0 +1,234 @@
+//! Version resolution, attribute defaults and shape inference.
+
+mod common;
+use common::*;
+use onnx_aot_codegen::ir::{Direction, Op};
+use onnx_aot_codegen::onnx::data_type::*;
+use onnx_aot_codegen::{analyze, Options};
+
+fn only_node(m: &onnx_aot_codegen::onnx::ModelProto) -> (i64, Op, Vec<usize>) {
+    let g = analyze(&bytes(m), &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let node = &g.nodes[0];
+    (
+        node.version,
+        node.op.clone(),
+        g.values[node.output].shape.clone(),
+    )
+}
+
+#[test]
+fn versions_resolve_to_the_highest_not_above_the_opset() {
+    for (opset, want) in [(1, 1), (10, 1), (11, 11), (12, 12), (17, 13), (28, 13)] {
+        assert_eq!(
+            only_node(&single(opset, "ArgMax", FLOAT, &[2], vec![])).0,
+            want,
+            "ArgMax at opset {opset}"
+        );
+    }
+    for (opset, want) in [
+        (1, 1),
+        (12, 12),
+        (17, 13),
+        (18, 18),
+        (19, 18),
+        (20, 20),
+        (28, 20),
+    ] {
+        assert_eq!(
+            only_node(&single(opset, "ReduceMin", FLOAT, &[2], vec![])).0,
+            want,
+            "ReduceMin at opset {opset}"
+        );
+    }
+    for (opset, want) in [(1, 1), (11, 11), (12, 11), (13, 13), (28, 13)] {
+        assert_eq!(
+            only_node(&single(opset, "Hardmax", FLOAT, &[2, 2], vec![])).0,
+            want,
+            "Hardmax at opset {opset}"
+        );
+    }
+}
+
+#[test]
+fn ai_onnx_is_the_default_domain() {
+    let mut m = single(13, "ArgMax", FLOAT, &[2], vec![]);
+    m.opset_import[0].domain = "ai.onnx".into();
+    m.graph.as_mut().unwrap().node[0].domain = "ai.onnx".into();
+    assert_eq!(only_node(&m).0, 13);
+}
+
+#[test]
+fn arg_defaults_and_keepdims() {
+    let (_, op, shape) = only_node(&single(13, "ArgMax", FLOAT, &[2, 1, 3], vec![]));
+    assert_eq!(
+        op,
+        Op::Arg {
+            direction: Direction::Max,
+            axis: 0,
+            keepdims: true,
+            select_last_index: false
+        }
+    );
+    assert_eq!(shape, [1, 1, 3]);
+    // keepdims=0 removes exactly the reduced axis, not other size-1 dims.
+    let (_, _, shape) = only_node(&single(
+        13,
+        "ArgMin",
+        FLOAT,
+        &[2, 1, 3],
+        vec![attr_int("axis", -1), attr_int("keepdims", 0)],
+    ));
+    assert_eq!(shape, [2, 1]);
+}
+
+#[test]
+fn reduce_axes_before_and_after_18() {
+    // No axes before 18: all dims.
+    let (_, op, shape) = only_node(&single(
+        13,
+        "ReduceMax",
+        FLOAT,
+        &[2, 3, 4],
+        vec![attr_int("keepdims", 0)],
+    ));
+    assert_eq!(shape, Vec::<usize>::new());
+    assert!(matches!(op, Op::Reduce { ref axes, noop: false, .. } if axes == &[0, 1, 2]));
+    let (_, _, shape) = only_node(&single(
+        11,
+        "ReduceMax",
+        FLOAT,
+        &[2, 1, 4],
+        vec![attr_ints("axes", &[-1]), attr_int("keepdims", 0)],
+    ));
+    assert_eq!(shape, [2, 1]);
+
+    // 18: axes from an initializer; absent axes reduce all; noop keeps the input.
+    let mut m = model(
+        18,
+        vec![node(
+            "ReduceMin",
+            "r",
+            &["x", "ax"],
+            &["y"],
+            vec![attr_int("keepdims", 0)],
+        )],
+        vec![vi("x", FLOAT, &n(&[2, 3, 4]))],
+        vec![output("y")],
+    );
+    m.graph
+        .as_mut()
+        .unwrap()
+        .initializer
+        .push(i64_tensor("ax", &[0, 2]));
+    assert_eq!(only_node(&m).2, [3]);
+    let m = single(18, "ReduceMax", FLOAT, &[2, 3], vec![]);
+    assert_eq!(only_node(&m).2, [1, 1]);
+    let m = single(
+        18,
+        "ReduceMax",
+        FLOAT,
+        &[2, 3],
+        vec![attr_int("noop_with_empty_axes", 1), attr_int("keepdims", 0)],
+    );
+    let (_, op, shape) = only_node(&m);
+    assert_eq!(shape, [2, 3]);
+    assert!(matches!(op, Op::Reduce { noop: true, .. }));
+    // Empty axes tensor + noop: identity too.
+    let mut m = model(
+        18,
+        vec![node(
+            "ReduceMax",
+            "r",
+            &["x", "ax"],
+            &["y"],
+            vec![attr_int("noop_with_empty_axes", 1)],
+        )],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![output("y")],
+    );
+    m.graph
+        .as_mut()
+        .unwrap()
+        .initializer
+        .push(i64_tensor("ax", &[]));
+    assert!(matches!(only_node(&m).1, Op::Reduce { noop: true, .. }));
+    // Rank 0 input: unchanged.
+    assert_eq!(
+        only_node(&single(13, "ReduceMax", FLOAT, &[], vec![])).2,
+        Vec::<usize>::new()
+    );
+}
+
+#[test]
+fn hardmax_axes_per_version() {
+    let (_, op, _) = only_node(&single(11, "Hardmax", FLOAT, &[2, 3, 4, 5], vec![]));
+    assert_eq!(
+        op,
+        Op::Hardmax {
+            axes: vec![1, 2, 3]
+        },
+        "1 and 11 coerce to 2-D at axis 1"
+    );
+    let (_, op, _) = only_node(&single(13, "Hardmax", FLOAT, &[2, 3, 4, 5], vec![]));
+    assert_eq!(
+        op,
+        Op::Hardmax { axes: vec![3] },
+        "13 defaults to the last axis"
+    );
+    let (_, op, _) = only_node(&single(
+        13,
+        "Hardmax",
+        FLOAT,
+        &[2, 3, 4, 5],
+        vec![attr_int("axis", 1)],
+    ));
+    assert_eq!(op, Op::Hardmax { axes: vec![1] });
+
+    let mut m = single(
+        13,
+        "Hardmax",
+        FLOAT,
+        &[2, 2, 2],
+        vec![attr_ints("axes", &[0, -1])],
+    );
+    m.graph.as_mut().unwrap().node[0].domain = "onnx_aot".into();
+    m.opset_import
+        .push(onnx_aot_codegen::onnx::OperatorSetIdProto {
+            domain: "onnx_aot".into(),
+            version: 1,
+        });
+    assert_eq!(only_node(&m).1, Op::Hardmax { axes: vec![0, 2] });
+}
+
+#[test]
+fn nodes_run_in_dependency_order() {
+    let m = model(
+        13,
+        vec![
+            node("ArgMax", "last", &["h"], &["y"], vec![attr_int("axis", -1)]),
+            node("Hardmax", "middle", &["r"], &["h"], vec![]),
+            node(
+                "ReduceMax",
+                "first",
+                &["x"],
+                &["r"],
+                vec![attr_ints("axes", &[1])],
+            ),
+        ],
+        vec![vi("x", FLOAT, &n(&[2, 3, 4]))],
+        vec![output("y"), output("r")],
+    );
+    let g = analyze(&bytes(&m), &Options::default()).unwrap();
+    let names: Vec<_> = g.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["first", "middle", "last"]);
+}
+
+#[test]
+fn generated_code_is_deterministic_and_parses() {
+    let m = single(13, "ArgMax", FLOAT, &[2, 3], vec![attr_int("axis", 1)]);
+    let a = onnx_aot_codegen::generate_pretty(&bytes(&m), &Options::new("m")).unwrap();
+    let b = onnx_aot_codegen::generate_pretty(&bytes(&m), &Options::new("m")).unwrap();
+    assert_eq!(a, b);
+    assert!(a.contains("fn node_0_argmax"));
+    assert!(a.contains("ArgMax-13"));
+}
