@@ -331,7 +331,14 @@ impl<'o> Loader<'o> {
         for vi in &graph.input {
             if let Some(&id) = self.by_name.get(&vi.name) {
                 if matches!(self.values[id].source, Source::Constant(_)) {
-                    // An initializer listed as a graph input (IR < 4 style): a constant.
+                    // An initializer listed as a graph input (IR < 4 style): a constant unless
+                    // the user frees it.
+                    if self.options.free.contains(&vi.name) {
+                        let position = self.runtime_inputs.len();
+                        self.values[id].source = Source::Input(position);
+                        self.runtime_inputs.push(id);
+                        continue;
+                    }
                     if self.options.inputs.contains_key(&vi.name) {
                         self.errors.push(Error::with_blame(
                             format!(
@@ -408,6 +415,24 @@ impl<'o> Loader<'o> {
     }
 
     fn check_bindings(&mut self, graph: &onnx::GraphProto) {
+        for name in &self.options.free {
+            let is_input = graph.input.iter().any(|vi| &vi.name == name);
+            let is_init = graph.initializer.iter().any(|t| &t.name == name);
+            if !(is_input && is_init) {
+                let why = if is_input {
+                    "it is a graph input without an initializer, which is a run-time input already"
+                } else if is_init {
+                    "it is an initializer that the graph does not list as an input, so it cannot be \
+                     supplied at run time"
+                } else {
+                    "the model has no graph input of that name"
+                };
+                self.errors.push(Error::with_blame(
+                    format!("`free` names {name:?}, but {why}; remove it from `free`"),
+                    Blame::Input(name.clone()),
+                ));
+            }
+        }
         for name in self.options.inputs.keys() {
             if !graph.input.iter().any(|vi| &vi.name == name) {
                 let known: Vec<_> = graph

@@ -22,6 +22,9 @@ pub struct Options {
     pub dims: BTreeMap<String, usize>,
     /// Graph inputs frozen to constants, by ONNX name: the elements in row-major order.
     pub inputs: BTreeMap<String, Vec<Scalar>>,
+    /// Graph inputs that are also initializers but should be run-time inputs (by ONNX name); by
+    /// default such inputs are constants holding the initializer's value.
+    pub free: std::collections::BTreeSet<String>,
     /// The path under which generated code reaches the runtime crate (default `::onnx_aot`).
     pub runtime_path: String,
     /// Where the model came from, for messages (a file path or any label).
@@ -34,6 +37,7 @@ impl Default for Options {
             module_name: "model".to_string(),
             dims: BTreeMap::new(),
             inputs: BTreeMap::new(),
+            free: std::collections::BTreeSet::new(),
             runtime_path: "::onnx_aot".to_string(),
             source_name: "model".to_string(),
         }
@@ -58,6 +62,12 @@ impl Options {
     /// Freezes a graph input to constant elements (row-major).
     pub fn input(mut self, name: impl Into<String>, values: Vec<Scalar>) -> Self {
         self.inputs.insert(name.into(), values);
+        self
+    }
+
+    /// Makes a graph input that is also an initializer a run-time input.
+    pub fn free(mut self, name: impl Into<String>) -> Self {
+        self.free.insert(name.into());
         self
     }
 

@@ -232,3 +232,58 @@ fn generated_code_is_deterministic_and_parses() {
     assert!(a.contains("fn node_0_argmax"));
     assert!(a.contains("ArgMax-13"));
 }
+
+#[test]
+fn initializers_listed_as_inputs_are_constants_unless_freed() {
+    let mut m = model(
+        11,
+        vec![node(
+            "ReduceMax",
+            "r",
+            &["w"],
+            &["y"],
+            vec![attr_int("keepdims", 0)],
+        )],
+        vec![vi("w", INT64, &n(&[3]))],
+        vec![output("y")],
+    );
+    m.ir_version = 3;
+    m.graph
+        .as_mut()
+        .unwrap()
+        .initializer
+        .push(i64_tensor("w", &[4, -2, 9]));
+    let g = analyze(&bytes(&m), &Options::default()).unwrap();
+    assert!(
+        g.inputs.is_empty(),
+        "an initializer listed as input is a constant by default"
+    );
+    let g = analyze(&bytes(&m), &Options::default().free("w")).unwrap();
+    assert_eq!(g.inputs.len(), 1);
+    assert_eq!(g.values[g.inputs[0]].name, "w");
+    let e = analyze(&bytes(&m), &Options::default().free("v"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`free` names \"v\""), "{e}");
+}
+
+#[test]
+fn model_docs_and_metadata_reach_the_module_docs() {
+    let mut m = single(13, "ArgMax", FLOAT, &[2, 3], vec![attr_int("axis", 1)]);
+    m.doc_string = "Picks the top class.".into();
+    m.producer_name = "pytorch".into();
+    m.metadata_props
+        .push(onnx_aot_codegen::onnx::StringStringEntryProto {
+            key: "author".into(),
+            value: "me".into(),
+        });
+    let code = onnx_aot_codegen::generate_pretty(&bytes(&m), &Options::new("m")).unwrap();
+    for part in [
+        "Picks the top class.",
+        "produced by pytorch",
+        "`author`: me",
+        "| 0 `the_node` | ArgMax-13 |",
+    ] {
+        assert!(code.contains(part), "docs lack {part:?}:\n{code}");
+    }
+}

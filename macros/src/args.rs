@@ -13,6 +13,8 @@ pub struct ModelArgs {
     pub path: LitStr,
     pub dims: Vec<DimBinding>,
     pub inputs: Vec<InputBinding>,
+    /// Initializer-backed graph inputs made run-time inputs: `free: [name, "x.y"]`.
+    pub free: Vec<(String, Span)>,
 }
 
 /// `NAME = SIZE` in `dims`.
@@ -134,6 +136,7 @@ impl Parse for ModelArgs {
         let path: LitStr = input.parse()?;
         let mut dims = Vec::new();
         let mut inputs = Vec::new();
+        let mut free = Vec::new();
         if input.peek(syn::token::Brace) {
             let block;
             braced!(block in input);
@@ -149,6 +152,31 @@ impl Parse for ModelArgs {
                 }
                 seen.push(key_name.clone());
                 block.parse::<Token![:]>()?;
+                if key_name == "free" {
+                    let list;
+                    bracketed!(list in block);
+                    while !list.is_empty() {
+                        free.push(parse_key(&list)?);
+                        if list.is_empty() {
+                            break;
+                        }
+                        list.parse::<Token![,]>()?;
+                    }
+                    if block.is_empty() {
+                        break;
+                    }
+                    block.parse::<Token![,]>()?;
+                    continue;
+                }
+                if !["dims", "inputs"].contains(&key_name.as_str()) {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
+                            "unknown option `{key_name}`; the options are `dims: {{ NAME = SIZE }}`, \
+                             `inputs: {{ NAME = [VALUES] }}` and `free: [NAME]`"
+                        ),
+                    ));
+                }
                 let entries;
                 braced!(entries in block);
                 match key_name.as_str() {
@@ -218,6 +246,7 @@ impl Parse for ModelArgs {
             path,
             dims,
             inputs,
+            free,
         })
     }
 }

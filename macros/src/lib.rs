@@ -89,12 +89,15 @@ fn expand(args: &ModelArgs) -> TokenStream {
             .iter()
             .map(|i| (i.name.clone(), i.values.clone()))
             .collect(),
+        free: args.free.iter().map(|(n, _)| n.clone()).collect(),
         runtime_path: "::onnx_aot".to_string(),
         source_name: format!("model file `{relative}`"),
     };
-    match onnx_aot_codegen::generate_items(&bytes, &options) {
-        Ok(items) => quote! {
+    match onnx_aot_codegen::generate_parts(&bytes, &options) {
+        Ok(onnx_aot_codegen::Generated { docs, items }) => quote! {
             #(#attrs)*
+            #[doc = ""]
+            #(#[doc = #docs])*
             #vis mod #name {
                 const _: &[u8] = include_bytes!(#shown);
                 #items
