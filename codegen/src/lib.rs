@@ -14,10 +14,12 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod builder;
 pub mod dtype;
 pub mod emit;
 pub mod error;
 pub mod infer;
+pub mod inspect;
 pub mod ir;
 pub mod load;
 pub mod names;
@@ -27,6 +29,7 @@ pub mod options;
 pub mod plan;
 pub mod tensor;
 
+pub use builder::{BuildError, Builder};
 pub use dtype::DType;
 pub use error::{Blame, Error, Errors};
 pub use options::{Options, Scalar};

@@ -508,7 +508,7 @@ impl<'o> Loader<'o> {
             .collect();
         self.errors.model(format!(
             "the model has unbound symbolic dimensions: {}; give each a size in the macro's block \
-             form, e.g. `dims: {{ {} }}` (or Options::dim in the build-script API)",
+             form, e.g. `dims: {{ {} }}` (Builder::dim or Options::dim in the build-script API, --dims NAME=SIZE on the command line)",
             list.join("; "),
             example.join(", ")
         ));
@@ -720,9 +720,6 @@ impl<'o> Loader<'o> {
             return None;
         }
         let data = *self.by_name.get(inputs[0])?;
-        if self.unresolved.contains(&data) {
-            return None;
-        }
         let attrs = match infer::Attributes::parse(p.proto, p.kind, p.version, &label) {
             Ok(a) => a,
             Err(e) => {
@@ -763,6 +760,10 @@ impl<'o> Loader<'o> {
                 }
             },
         };
+        if self.unresolved.contains(&data) {
+            // Its shape is unknown (reported already); nothing more to infer.
+            return None;
+        }
         let input = &self.values[data];
         let (op, dtype, shape) = match infer::infer(
             p.kind,

@@ -77,3 +77,44 @@ impl Options {
         self
     }
 }
+
+impl Scalar {
+    /// Parses one literal as written on a command line: an integer, a float (also `inf`,
+    /// `-inf`, `nan`), `true` or `false`.
+    pub fn parse(text: &str) -> Option<Scalar> {
+        let t = text.trim();
+        match t {
+            "true" => return Some(Scalar::Bool(true)),
+            "false" => return Some(Scalar::Bool(false)),
+            "inf" | "+inf" => return Some(Scalar::Float(f64::INFINITY)),
+            "-inf" => return Some(Scalar::Float(f64::NEG_INFINITY)),
+            "nan" => return Some(Scalar::Float(f64::NAN)),
+            _ => {}
+        }
+        if let Ok(i) = t.parse::<i128>() {
+            return Some(Scalar::Int(i));
+        }
+        t.parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(Scalar::Float)
+    }
+}
+
+impl From<i64> for Scalar {
+    fn from(v: i64) -> Self {
+        Scalar::Int(v.into())
+    }
+}
+
+impl From<f64> for Scalar {
+    fn from(v: f64) -> Self {
+        Scalar::Float(v)
+    }
+}
+
+impl From<bool> for Scalar {
+    fn from(v: bool) -> Self {
+        Scalar::Bool(v)
+    }
+}

@@ -1,0 +1,112 @@
+//! `onnx-aot`: print the Rust module generated for an ONNX model, or summarize the model.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use onnx_aot_codegen::{analyze, generate_pretty, inspect, Options, Scalar};
+
+/// Compile ONNX max-family models (ArgMax, ArgMin, ReduceMax, ReduceMin, Hardmax) to Rust.
+#[derive(Parser)]
+#[command(name = "onnx-aot", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the formatted Rust module generated for MODEL.
+    Emit(Model),
+    /// Print the nodes, ops, versions, shapes, types and memory of MODEL.
+    Inspect(Model),
+}
+
+#[derive(Args)]
+struct Model {
+    /// The .onnx file.
+    model: PathBuf,
+    /// The module name (default: the file stem).
+    #[arg(long)]
+    name: Option<String>,
+    /// Bind a symbolic dimension: NAME=SIZE (repeatable).
+    #[arg(long = "dims", value_name = "NAME=SIZE")]
+    dims: Vec<String>,
+    /// Freeze a graph input: NAME=V1,V2,... in row-major order (repeatable).
+    #[arg(long = "inputs", value_name = "NAME=VALUES")]
+    inputs: Vec<String>,
+    /// Make an initializer-backed graph input a run-time input (repeatable).
+    #[arg(long)]
+    free: Vec<String>,
+}
+
+fn options(m: &Model) -> Result<Options, String> {
+    let stem = m
+        .model
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned());
+    let mut o = Options::new(m.name.clone().or(stem).unwrap_or_else(|| "model".into()))
+        .source_name(format!("`{}`", m.model.display()));
+    for d in &m.dims {
+        let (name, size) = d
+            .split_once('=')
+            .ok_or_else(|| format!("--dims {d:?}: expected NAME=SIZE, e.g. --dims batch=4"))?;
+        let size = size
+            .trim()
+            .parse()
+            .map_err(|_| format!("--dims {d:?}: {size:?} is not a non-negative integer"))?;
+        o = o.dim(name.trim(), size);
+    }
+    for i in &m.inputs {
+        let (name, values) = i.split_once('=').ok_or_else(|| {
+            format!("--inputs {i:?}: expected NAME=V1,V2,..., e.g. --inputs axes=1")
+        })?;
+        let parsed: Result<Vec<Scalar>, String> = values
+            .split(',')
+            .filter(|v| !v.trim().is_empty())
+            .map(|v| {
+                Scalar::parse(v)
+                    .ok_or_else(|| format!("--inputs {i:?}: {v:?} is not a number or bool"))
+            })
+            .collect();
+        o = o.input(name.trim(), parsed?);
+    }
+    for f in &m.free {
+        o = o.free(f.clone());
+    }
+    Ok(o)
+}
+
+fn run(command: &Command) -> Result<String, String> {
+    let (Command::Emit(m) | Command::Inspect(m)) = command;
+    let o = options(m)?;
+    let bytes = std::fs::read(&m.model)
+        .map_err(|e| format!("cannot read model file {}: {e}", m.model.display()))?;
+    let code = generate_pretty(&bytes, &o).map_err(|e| e.to_string())?;
+    match command {
+        Command::Emit(_) => Ok(code),
+        Command::Inspect(_) => {
+            let graph = analyze(&bytes, &o).map_err(|e| e.to_string())?;
+            Ok(inspect::summary(&graph, code.len()))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli.command) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let e = if e.starts_with("error") {
+                e
+            } else {
+                format!("error: {e}")
+            };
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}

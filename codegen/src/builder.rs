@@ -1,0 +1,139 @@
+//! The build-script API: generate a model's module into `OUT_DIR` and `include!` it.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() {
+//!     onnx_aot_codegen::Builder::new("models/top1.onnx")
+//!         .module_name("top1")
+//!         .write()
+//!         .unwrap_or_else(|e| panic!("{e}"));
+//! }
+//! // src/main.rs: include!(concat!(env!("OUT_DIR"), "/top1.rs"));
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::{generate_pretty, Errors, Options, Scalar};
+
+/// Generates a model's module into a file, for build scripts.
+#[derive(Clone, Debug)]
+pub struct Builder {
+    model: PathBuf,
+    options: Options,
+    out_file: Option<PathBuf>,
+}
+
+/// Why [`Builder::write`] failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The model file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// The model or the options have errors.
+    Model(PathBuf, Errors),
+    /// No output file was given and `OUT_DIR` is not set (not running in a build script).
+    NoOutDir,
+    /// The output file could not be written.
+    Write(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Read(p, e) => write!(f, "cannot read model file {}: {e}", p.display()),
+            BuildError::Model(p, e) => write!(f, "in model {}:\n{e}", p.display()),
+            BuildError::NoOutDir => f.write_str(
+                "OUT_DIR is not set: call Builder::write from a build script, or set out_file",
+            ),
+            BuildError::Write(p, e) => write!(f, "cannot write {}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl Builder {
+    /// A builder for a model; a relative path is taken from `CARGO_MANIFEST_DIR` when set.
+    /// The module is named after the file stem unless [`Builder::module_name`] says otherwise.
+    pub fn new(model: impl AsRef<Path>) -> Self {
+        let model = model.as_ref();
+        let resolved = match std::env::var_os("CARGO_MANIFEST_DIR") {
+            Some(dir) if model.is_relative() => PathBuf::from(dir).join(model),
+            _ => model.to_path_buf(),
+        };
+        let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let options = Options::new(crate::names::sanitize(stem.as_deref().unwrap_or("model")))
+            .source_name(format!("model file `{}`", model.display()));
+        Builder {
+            model: resolved,
+            options,
+            out_file: None,
+        }
+    }
+
+    /// The name of the generated module (`pub mod NAME`); the output file is `NAME.rs`.
+    pub fn module_name(mut self, name: impl Into<String>) -> Self {
+        self.options.module_name = name.into();
+        self
+    }
+
+    /// Binds a symbolic dimension.
+    pub fn dim(mut self, name: impl Into<String>, size: usize) -> Self {
+        self.options = self.options.dim(name, size);
+        self
+    }
+
+    /// Freezes a graph input to constant elements (row-major).
+    pub fn input<S: Into<Scalar>>(
+        mut self,
+        name: impl Into<String>,
+        values: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.options = self
+            .options
+            .input(name, values.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Makes an initializer-backed graph input a run-time input.
+    pub fn free(mut self, name: impl Into<String>) -> Self {
+        self.options = self.options.free(name);
+        self
+    }
+
+    /// Writes to this file instead of `OUT_DIR/NAME.rs`.
+    pub fn out_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.out_file = Some(path.into());
+        self
+    }
+
+    /// The options that will be used (for inspection and tests).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Generates the module, writes it, prints `cargo:rerun-if-changed` for the model, and
+    /// returns the path written.
+    pub fn write(self) -> Result<PathBuf, BuildError> {
+        println!("cargo:rerun-if-changed={}", self.model.display());
+        let bytes =
+            std::fs::read(&self.model).map_err(|e| BuildError::Read(self.model.clone(), e))?;
+        let code = generate_pretty(&bytes, &self.options)
+            .map_err(|e| BuildError::Model(self.model.clone(), e))?;
+        let out = match self.out_file {
+            Some(p) => p,
+            None => {
+                let dir = std::env::var_os("OUT_DIR").ok_or(BuildError::NoOutDir)?;
+                PathBuf::from(dir).join(format!(
+                    "{}.rs",
+                    crate::names::sanitize(&self.options.module_name)
+                ))
+            }
+        };
+        let unchanged = std::fs::read_to_string(&out).is_ok_and(|old| old == code);
+        if !unchanged {
+            std::fs::write(&out, code).map_err(|e| BuildError::Write(out.clone(), e))?;
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,77 @@
+//! The `onnx-aot` command line: output, exit status and error messages.
+#![cfg(feature = "cli")]
+
+use std::process::Command;
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_onnx-aot"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn emit_prints_a_formatted_module() {
+    let (code, out, err) = cli(&["emit", "examples/models/top1.onnx"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pub mod top1 {"), "{out}");
+    assert!(
+        out.contains("fn node_0_argmax(x: &[f32], y: &mut [i64])"),
+        "{out}"
+    );
+    syn::parse_file(&out).expect("the output parses as Rust");
+}
+
+#[test]
+fn inspect_prints_nodes_and_memory() {
+    let (code, out, err) = cli(&[
+        "inspect",
+        "examples/models/head.onnx",
+        "--dims",
+        "batch=2",
+        "--inputs",
+        "axes=1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for part in [
+        "features FLOAT [2, 4, 8]",
+        "ReduceMax-18",
+        "Hardmax-13",
+        "ArgMax-13",
+        "inputs 256 B, outputs 80 B, scratch 64 B",
+    ] {
+        assert!(out.contains(part), "lacks {part:?}:\n{out}");
+    }
+}
+
+#[test]
+fn errors_go_to_stderr_with_failure_status() {
+    let (code, out, err) = cli(&["inspect", "examples/models/head.onnx"]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("error: the model has unbound symbolic dimensions: \"batch\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("takes its axes from graph input \"axes\""),
+        "{err}"
+    );
+
+    let (code, _, err) = cli(&["emit", "no/such.onnx"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read model file no/such.onnx"), "{err}");
+
+    let (code, _, err) = cli(&["emit", "examples/models/top1.onnx", "--dims", "batch"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("expected NAME=SIZE"), "{err}");
+
+    let (code, _, _) = cli(&["frobnicate"]);
+    assert_eq!(code, 2, "usage errors exit with 2");
+}
