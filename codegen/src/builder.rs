@@ -1,15 +1,15 @@
 //! The build-script API: generate a model's module into `OUT_DIR` and `include!` it.
 //!
+//! In `build.rs`:
+//!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     onnx_aot_codegen::Builder::new("models/top1.onnx")
-//!         .module_name("top1")
-//!         .write()
-//!         .unwrap_or_else(|e| panic!("{e}"));
-//! }
-//! // src/main.rs: include!(concat!(env!("OUT_DIR"), "/top1.rs"));
+//! onnx_aot_codegen::Builder::new("models/top1.onnx")
+//!     .module_name("top1")
+//!     .write()
+//!     .unwrap_or_else(|e| panic!("{e}"));
 //! ```
+//!
+//! and in the crate: `include!(concat!(env!("OUT_DIR"), "/top1.rs"));`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
