@@ -208,10 +208,19 @@ impl<'g> Emitter<'g> {
     }
 
     fn view(&self, id: ValueId, mutable: bool) -> TokenStream {
-        let rank = self.graph.values[id].shape.len();
         match self.places[id].as_ref() {
-            Some(Place::Input(f)) => Self::flat_field(quote!(inputs.#f), rank, false),
-            Some(Place::Output(f)) => Self::flat_field(quote!(outputs.#f), rank, mutable),
+            Some(Place::Input(f)) => {
+                let p = format_ident!("in_{}", f);
+                quote!(#p)
+            }
+            Some(Place::Output(f)) => {
+                let p = format_ident!("out_{}", f);
+                if mutable {
+                    quote!(&mut *#p)
+                } else {
+                    quote!(&*#p)
+                }
+            }
             Some(Place::Local(l)) if mutable => quote!(#l.as_mut_slice()),
             Some(Place::Local(l)) => quote!(#l.as_slice()),
             Some(Place::Const(c)) => quote!(#c.as_slice()),
@@ -267,6 +276,26 @@ impl<'g> Emitter<'g> {
         let n_in = lit_usize(input_values.len());
         let n_out = lit_usize(output_values.len());
 
+        let in_params: Vec<Ident> = in_fields
+            .iter()
+            .map(|f| format_ident!("in_{}", f))
+            .collect();
+        let out_params: Vec<Ident> = out_fields
+            .iter()
+            .map(|f| format_ident!("out_{}", f))
+            .collect();
+        let in_elems: Vec<_> = input_values.iter().map(|v| self.elem(v.dtype)).collect();
+        let out_elems: Vec<_> = output_values.iter().map(|v| self.elem(v.dtype)).collect();
+        let in_views: Vec<_> = in_fields
+            .iter()
+            .zip(&input_values)
+            .map(|(f, v)| Self::flat_field(quote!(inputs.#f), v.shape.len(), false))
+            .collect();
+        let out_views: Vec<_> = out_fields
+            .iter()
+            .zip(&output_values)
+            .map(|(f, v)| Self::flat_field(quote!(outputs.#f), v.shape.len(), true))
+            .collect();
         let consts = self.constants();
         let body = self.run_body();
         let node_fns: Vec<TokenStream> = g.nodes.iter().map(|n| self.node_fn(n)).collect();
@@ -337,8 +366,13 @@ impl<'g> Emitter<'g> {
             }
 
             /// Runs the model, writing every output into `outputs`.
-            #[allow(unused_variables)]
             pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+                compute(#(#in_views,)* #(#out_views,)*);
+            }
+
+            /// The model over flat tensors: run-time inputs, then outputs, in graph order.
+            #[allow(unused_variables, clippy::too_many_arguments)]
+            fn compute(#(#in_params: &[#in_elems],)* #(#out_params: &mut [#out_elems],)*) {
                 #body
             }
 
@@ -445,10 +479,8 @@ impl<'g> Emitter<'g> {
                 continue;
             }
             let x = self.view(out.value, false);
-            let rank = g.values[out.value].shape.len();
-            let f = &self.output_fields[i];
-            let y = Self::flat_field(quote!(outputs.#f), rank, true);
-            body.extend(quote!(#rt::kernels::copy(#y, #x);));
+            let y = format_ident!("out_{}", self.output_fields[i]);
+            body.extend(quote!(#rt::kernels::copy(&mut *#y, #x);));
         }
         body
     }
@@ -466,31 +498,41 @@ impl<'g> Emitter<'g> {
         let mut checks = TokenStream::new();
         let mut decode = TokenStream::new();
         let mut encode = TokenStream::new();
+        let mut alloc_out = TokenStream::new();
         for (i, v) in inputs.iter().enumerate() {
             let var = &in_vars[i];
             let idx = lit_usize(i);
             let name = &v.name;
             let bytes = lit_usize(v.numel() * v.dtype.size());
-            let f = &self.input_fields[i];
-            let dst = Self::flat_field(quote!(ins.#f), v.shape.len(), true);
+            let buf = format_ident!("in_buf_{}", i);
+            let elem = self.elem(v.dtype);
+            let n = lit_usize(v.numel());
             checks.extend(quote!(#rt::bytes::check_input(#var, #idx, #name, #bytes)?;));
-            decode.extend(quote!(#rt::bytes::decode(#var, #dst, #idx, #name)?;));
+            decode.extend(quote! {
+                let mut #buf = #rt::bytes::Storage::<#elem, #n>::zeroed();
+                #rt::bytes::decode(#var, #buf.as_mut_slice(), #idx, #name)?;
+            });
         }
         for (i, v) in outputs.iter().enumerate() {
             let var = &out_vars[i];
             let idx = lit_usize(i);
             let name = &v.name;
             let bytes = lit_usize(v.numel() * v.dtype.size());
-            let f = &self.output_fields[i];
-            let src = Self::flat_field(quote!(outs.#f), v.shape.len(), false);
+            let buf = format_ident!("out_buf_{}", i);
+            let elem = self.elem(v.dtype);
+            let n = lit_usize(v.numel());
             checks.extend(quote!(#rt::bytes::check_output(#var, #idx, #name, #bytes)?;));
-            encode.extend(quote!(#rt::bytes::encode(#src, #var);));
+            alloc_out.extend(quote!(let mut #buf = #rt::bytes::Storage::<#elem, #n>::zeroed();));
+            encode.extend(quote!(#rt::bytes::encode(#buf.as_slice(), #var);));
         }
-        let ins_decl = if inputs.is_empty() {
-            quote!(let ins = Inputs::zeroed();)
-        } else {
-            quote!(let mut ins = Inputs::zeroed();)
-        };
+        let in_args = (0..inputs.len()).map(|i| {
+            let b = format_ident!("in_buf_{}", i);
+            quote!(#b.as_slice())
+        });
+        let out_args = (0..outputs.len()).map(|i| {
+            let b = format_ident!("out_buf_{}", i);
+            quote!(#b.as_mut_slice())
+        });
         quote! {
             /// Runs the model on raw tensors: inputs and outputs in graph order, elements
             /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
@@ -506,10 +548,9 @@ impl<'g> Emitter<'g> {
                     return Err(#rt::Error::OutputCount { expected: #n_out, found: found_outputs });
                 };
                 #checks
-                #ins_decl
                 #decode
-                let mut outs = Outputs::zeroed();
-                run_into(&ins, &mut outs);
+                #alloc_out
+                compute(#(#in_args,)* #(#out_args,)*);
                 #encode
                 Ok(())
             }

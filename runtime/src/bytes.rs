@@ -73,3 +73,36 @@ pub fn encode<T: Element>(src: &[T], dst: &mut [u8]) {
         s.write_le(d);
     }
 }
+
+/// Flat storage of `N` elements for `run_bytes`: on the heap with the `alloc` feature (so large
+/// models do not overflow small stacks), a plain array on the stack without it.
+pub struct Storage<T, const N: usize> {
+    #[cfg(feature = "alloc")]
+    data: alloc::vec::Vec<T>,
+    #[cfg(not(feature = "alloc"))]
+    data: [T; N],
+}
+
+impl<T: Element, const N: usize> Storage<T, N> {
+    /// `N` zeros.
+    #[inline]
+    pub fn zeroed() -> Self {
+        #[cfg(feature = "alloc")]
+        let data = alloc::vec![T::ZERO; N];
+        #[cfg(not(feature = "alloc"))]
+        let data = [T::ZERO; N];
+        Storage { data }
+    }
+
+    /// The elements.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        &self.data[..]
+    }
+
+    /// The elements, mutably.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.data[..]
+    }
+}
