@@ -20,3 +20,77 @@ save(
     ),
     "big_argmax.onnx",
 )
+
+
+# DirectML's HARDMAX1 worked examples: the 2x2x2 input of its documentation, axes {1}, {0}, {0, 2},
+# through a Hardmax node of the custom domain onnx_aot.
+for name, axes in [("directml_axes_1", [1]), ("directml_axes_0", [0]), ("directml_axes_0_2", [0, 2])]:
+    graph = helper.make_graph(
+        [helper.make_node("Hardmax", ["x"], ["y"], name=name, domain="onnx_aot", axes=axes)],
+        name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2, 2])],
+    )
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("onnx_aot", 1)]
+    )
+    onnx.save(model, name + ".onnx")
+
+
+# As PyTorch's exporter writes models: `ai.onnx` spelled out, several opset imports (one unused
+# domain), names that are paths, a symbolic batch, value_info for intermediates, an Identity, a
+# Constant feeding ReduceMax-18's axes, doc strings and metadata.
+graph = helper.make_graph(
+    [
+        helper.make_node("Constant", [], ["/model/Constant_output_0"], name="/model/Constant",
+                         value=helper.make_tensor("c", TensorProto.INT64, [1], [-1])),
+        helper.make_node("ReduceMax", ["input.1", "/model/Constant_output_0"], ["/model/ReduceMax_output_0"],
+                         name="/model/ReduceMax", keepdims=0, domain="ai.onnx"),
+        helper.make_node("Identity", ["/model/ReduceMax_output_0"], ["/model/Identity_output_0"], name="/model/Identity"),
+        helper.make_node("ArgMax", ["/model/Identity_output_0"], ["output"], name="/model/ArgMax", axis=1, keepdims=0),
+        helper.make_node("Hardmax", ["/model/Identity_output_0"], ["onehot.out"], name="/model/Hardmax", axis=-1),
+    ],
+    "main_graph",
+    [helper.make_tensor_value_info("input.1", TensorProto.FLOAT, ["batch_size", 3, 4])],
+    [
+        helper.make_tensor_value_info("output", TensorProto.INT64, ["batch_size"]),
+        helper.make_tensor_value_info("onehot.out", TensorProto.FLOAT, ["batch_size", 3]),
+    ],
+    value_info=[helper.make_tensor_value_info("/model/ReduceMax_output_0", TensorProto.FLOAT, ["batch_size", 3])],
+    doc_string="Exported by a PyTorch-like exporter.",
+)
+model = helper.make_model(
+    graph,
+    opset_imports=[helper.make_opsetid("ai.onnx", 18), helper.make_opsetid("ai.onnx.ml", 3)],
+    producer_name="pytorch",
+    producer_version="2.5.0",
+    ir_version=8,
+)
+model.doc_string = "Max over features, then top class and one-hot."
+helper.set_model_props(model, {"author": "onnx-aot tests", "task": "classification"})
+onnx.save(model, "exporter_pytorch.onnx")
+
+
+# An old-style model (IR 3): initializers also listed as graph inputs; names that are not Rust
+# identifiers, that collide after sanitizing, and keywords.
+graph = helper.make_graph(
+    [
+        helper.make_node("ReduceMin", ["x.y"], ["type"], name="min", axes=[1], keepdims=0),
+        helper.make_node("ReduceMax", ["x_y"], ["Type"], name="max", keepdims=1),
+        helper.make_node("ArgMax", ["weights"], ["0"], name="w", axis=0, keepdims=0),
+    ],
+    "legacy",
+    [
+        helper.make_tensor_value_info("x.y", TensorProto.INT32, [2, 3]),
+        helper.make_tensor_value_info("x_y", TensorProto.INT32, [2]),
+        helper.make_tensor_value_info("weights", TensorProto.FLOAT, [3]),
+    ],
+    [
+        helper.make_tensor_value_info("type", TensorProto.INT32, [2]),
+        helper.make_tensor_value_info("Type", TensorProto.INT32, [1]),
+        helper.make_tensor_value_info("0", TensorProto.INT64, []),
+    ],
+    initializer=[helper.make_tensor("weights", TensorProto.FLOAT, [3], [0.5, 2.0, -1.0])],
+)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 9)], ir_version=3)
+onnx.save(model, "legacy_names.onnx")
