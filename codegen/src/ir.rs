@@ -75,18 +75,18 @@ pub struct Node {
 }
 
 impl Node {
-    /// A short description for messages: `node 2 "argmax_1" (ArgMax-13)`.
+    /// A short description for messages: `node 2 "argmax_1" (ArgMax-13, opset 18)`.
     pub fn describe(&self) -> String {
-        describe_node(self.index, &self.name, &self.op_type, self.version)
+        describe_node(self.index, &self.name, &self.op_type, self.version, self.opset)
     }
 }
 
-/// Formats a node reference for messages.
-pub fn describe_node(index: usize, name: &str, op_type: &str, version: i64) -> String {
+/// Formats a node reference for messages: index, name, op, version and opset.
+pub fn describe_node(index: usize, name: &str, op_type: &str, version: i64, opset: i64) -> String {
     if name.is_empty() {
-        format!("node {index} (unnamed, {op_type}-{version})")
+        format!("node {index} (unnamed, {op_type}-{version}, opset {opset})")
     } else {
-        format!("node {index} {name:?} ({op_type}-{version})")
+        format!("node {index} {name:?} ({op_type}-{version}, opset {opset})")
     }
 }
 

@@ -27,6 +27,7 @@ pub mod onnx;
 pub mod ops;
 pub mod options;
 pub mod plan;
+pub mod stub;
 pub mod tensor;
 
 pub use builder::{BuildError, Builder};

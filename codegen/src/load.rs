@@ -528,7 +528,11 @@ impl<'o> Loader<'o> {
                 self.errors.model(format!(
                     "{} uses {}, which the model does not import (no opset_import entry); add \
                      the import or fix the node's domain",
-                    describe_node(index, &proto.name, &proto.op_type, 0).replace("-0", ""),
+                    if proto.name.is_empty() {
+                        format!("node {index} (unnamed, {})", proto.op_type)
+                    } else {
+                        format!("node {index} {:?} ({})", proto.name, proto.op_type)
+                    },
                     domain_label(domain)
                 ));
                 continue;
@@ -583,7 +587,7 @@ impl<'o> Loader<'o> {
         let mut producer: HashMap<&str, usize> = HashMap::new();
         let mut keep = vec![true; pending.len()];
         for (i, p) in pending.iter().enumerate() {
-            let node = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version);
+            let node = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset);
             if p.proto.output.len() != 1 || p.proto.output[0].is_empty() {
                 self.errors.model(format!(
                     "{node} has {} outputs; {} has exactly one",
@@ -599,7 +603,7 @@ impl<'o> Loader<'o> {
                 self.errors.model(format!(
                     "value {out:?} is produced twice: by {} and by {node}; every value needs \
                      exactly one producer",
-                    describe_node(o.index, &o.proto.name, &o.proto.op_type, o.version)
+                    describe_node(o.index, &o.proto.name, &o.proto.op_type, o.version, o.opset)
                 ));
                 keep[i] = false;
                 continue;
@@ -638,7 +642,7 @@ impl<'o> Loader<'o> {
                     self.errors.model(format!(
                         "{} reads {name:?}, which nothing produces (it is no graph input, \
                          initializer or node output); check the node's input names",
-                        describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version)
+                        describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset)
                     ));
                     keep[i] = false;
                 }
@@ -662,7 +666,7 @@ impl<'o> Loader<'o> {
                 .iter()
                 .map(|&i| {
                     let p = &pending[i];
-                    describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version)
+                    describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset)
                 })
                 .collect();
             self.errors.model(format!(
@@ -676,7 +680,7 @@ impl<'o> Loader<'o> {
     }
 
     fn constant_node(&mut self, p: &Pending<'_>) {
-        let node = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version);
+        let node = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset);
         let set: Vec<_> = p.proto.attribute.iter().collect();
         let out = p.proto.output[0].clone();
         let result = match set.as_slice() {
@@ -701,7 +705,7 @@ impl<'o> Loader<'o> {
     }
 
     fn node(&mut self, p: &Pending<'_>, position: usize) -> Option<Node> {
-        let label = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version);
+        let label = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset);
         let inputs: Vec<&str> = p.proto.input.iter().map(String::as_str).collect();
         let (min, max) = p.kind.arity(p.version);
         let given = inputs

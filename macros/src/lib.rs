@@ -44,10 +44,13 @@ fn expand(args: &ModelArgs) -> TokenStream {
     let vis = &args.vis;
     let name = &args.name;
     let stub = |errors: TokenStream| {
+        let items = onnx_aot_codegen::stub::stub_items(&[], &Options::default());
         quote! {
             #errors
             #(#attrs)*
-            #vis mod #name {}
+            #vis mod #name {
+                #items
+            }
         }
     };
     let relative = args.path.value();
@@ -109,10 +112,15 @@ fn expand(args: &ModelArgs) -> TokenStream {
                 let span = span_of(args, &e.blame);
                 out.extend(syn::Error::new(span, e.message).to_compile_error());
             }
-            stub(quote! {
+            let items = onnx_aot_codegen::stub::stub_items(&bytes, &options);
+            quote! {
                 #out
-                const _: &[u8] = include_bytes!(#shown);
-            })
+                #(#attrs)*
+                #vis mod #name {
+                    const _: &[u8] = include_bytes!(#shown);
+                    #items
+                }
+            }
         }
     }
 }

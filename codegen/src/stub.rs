@@ -1,0 +1,140 @@
+//! The stand-in module emitted when a model has errors: the interface the model declares (when
+//! it can be read), so that code using the module yields no further errors than the model's own.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::dtype::DType;
+use crate::load::decode;
+use crate::names;
+use crate::onnx::ValueInfoProto;
+use crate::options::Options;
+
+/// A declared tensor: name, element type, static shape.
+struct Declared {
+    name: String,
+    dtype: DType,
+    shape: Vec<usize>,
+}
+
+fn declared(vi: &ValueInfoProto, options: &Options) -> Option<Declared> {
+    let tt = vi.r#type.as_ref()?.tensor_type.as_ref()?;
+    let dtype = DType::from_onnx(tt.elem_type)?;
+    let mut shape = Vec::new();
+    for d in &tt.shape.as_ref()?.dim {
+        let size = match (d.dim_value, d.dim_param.as_deref()) {
+            (Some(v), _) => usize::try_from(v).ok()?,
+            (None, Some(p)) => *options.dims.get(p)?,
+            _ => return None,
+        };
+        shape.push(size);
+    }
+    Some(Declared { name: vi.name.clone(), dtype, shape })
+}
+
+/// The items of a stand-in module: the declared interface with entry points that compute
+/// nothing, or only the entry points' names when the interface cannot be read. Never fails.
+pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
+    let rt: TokenStream = options.runtime_path.parse().unwrap_or_else(|_| quote!(::onnx_aot));
+    let interface = decode(bytes, "").ok().and_then(|m| {
+        let g = m.graph?;
+        let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
+        let inputs: Option<Vec<Declared>> = g
+            .input
+            .iter()
+            .filter(|vi| !options.inputs.contains_key(&vi.name))
+            .filter(|vi| !inits.contains(&vi.name.as_str()) || options.free.contains(&vi.name))
+            .map(|vi| declared(vi, options))
+            .collect();
+        let outputs: Option<Vec<Declared>> = g.output.iter().map(|vi| declared(vi, options)).collect();
+        Some((inputs?, outputs?))
+    });
+    let entry_points = quote! {
+        /// Stand-in: the model failed to compile.
+        pub fn run(inputs: &Inputs) -> Outputs { Outputs::zeroed() }
+        /// Stand-in: the model failed to compile.
+        pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {}
+        /// Stand-in: the model failed to compile.
+        pub fn run_bytes(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> ::core::result::Result<(), #rt::Error> {
+            Ok(())
+        }
+    };
+    let Some((inputs, outputs)) = interface else {
+        return quote! {
+            /// Stand-in: the model failed to compile.
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            pub struct Inputs {}
+            /// Stand-in: the model failed to compile.
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            pub struct Outputs {}
+            impl Inputs { /// Stand-in.
+                pub const fn zeroed() -> Self { Inputs {} } }
+            impl Outputs { /// Stand-in.
+                pub const fn zeroed() -> Self { Outputs {} } }
+            #[allow(unused_variables)]
+            mod entry { use super::*; #entry_points }
+            pub use entry::{run, run_bytes, run_into};
+        };
+    };
+    let fields = |list: &[Declared]| {
+        let names: Vec<&str> = list.iter().map(|d| d.name.as_str()).collect();
+        let idents: Vec<_> = names::unique(&names).iter().map(|n| format_ident!("{}", n)).collect();
+        let types: Vec<TokenStream> = list
+            .iter()
+            .map(|d| {
+                let mut ty = elem(d.dtype, &rt);
+                for &s in d.shape.iter().rev() {
+                    ty = quote!([#ty; #s]);
+                }
+                ty
+            })
+            .collect();
+        let zeros: Vec<TokenStream> = list
+            .iter()
+            .map(|d| {
+                let e = elem(d.dtype, &rt);
+                let mut z = quote!(<#e as #rt::Element>::ZERO);
+                for &s in d.shape.iter().rev() {
+                    z = quote!([#z; #s]);
+                }
+                z
+            })
+            .collect();
+        (idents, types, zeros)
+    };
+    let (in_f, in_t, in_z) = fields(&inputs);
+    let (out_f, out_t, out_z) = fields(&outputs);
+    quote! {
+        /// Stand-in with the model's declared inputs: the model failed to compile.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs { #(pub #in_f: #in_t,)* }
+        /// Stand-in with the model's declared outputs: the model failed to compile.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs { #(pub #out_f: #out_t,)* }
+        impl Inputs { /// Stand-in.
+            pub const fn zeroed() -> Self { Inputs { #(#in_f: #in_z,)* } } }
+        impl Outputs { /// Stand-in.
+            pub const fn zeroed() -> Self { Outputs { #(#out_f: #out_z,)* } } }
+        #[allow(unused_variables)]
+        mod entry { use super::*; #entry_points }
+        pub use entry::{run, run_bytes, run_into};
+    }
+}
+
+fn elem(dtype: DType, rt: &TokenStream) -> TokenStream {
+    match dtype {
+        DType::F32 => quote!(f32),
+        DType::F64 => quote!(f64),
+        DType::F16 => quote!(#rt::f16),
+        DType::BF16 => quote!(#rt::bf16),
+        DType::I8 => quote!(i8),
+        DType::I16 => quote!(i16),
+        DType::I32 => quote!(i32),
+        DType::I64 => quote!(i64),
+        DType::U8 => quote!(u8),
+        DType::U16 => quote!(u16),
+        DType::U32 => quote!(u32),
+        DType::U64 => quote!(u64),
+        DType::Bool => quote!(bool),
+    }
+}
