@@ -11,7 +11,7 @@
 use crate::{Direction, Element, Max};
 
 /// Lanes processed together by the strided arg-reduction and Hardmax kernels.
-const TILE: usize = 64;
+const TILE: usize = 256;
 
 /// Fills `y` with `v`.
 #[inline]
@@ -48,10 +48,31 @@ pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     }
 }
 
-/// Folds a contiguous row into `acc`.
+/// Independent accumulators used by the contiguous kernels: enough to fill several vector
+/// registers, so that the loops vectorize and hide latency.
+const LANES: usize = 16;
+
+/// Folds a contiguous row into `acc` (NaN-propagating), with [`LANES`] independent
+/// accumulators so that the loop vectorizes.
 #[inline]
 pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
-    row.iter().fold(acc, |a, &v| pick::<T, D>(a, v))
+    let (chunks, tail) = row.as_chunks::<LANES>();
+    let mut r = acc;
+    if !chunks.is_empty() {
+        let mut lanes = [acc; LANES];
+        for ch in chunks {
+            for (l, &v) in lanes.iter_mut().zip(ch) {
+                *l = pick::<T, D>(*l, v);
+            }
+        }
+        for &l in &lanes {
+            r = pick::<T, D>(r, l);
+        }
+    }
+    for &v in tail {
+        r = pick::<T, D>(r, v);
+    }
+    r
 }
 
 /// For each element of `y`, folds the matching row of `n` elements of `x` into it.
@@ -75,51 +96,124 @@ fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
     }
 }
 
-/// Index of the extreme of a contiguous row (0 for an empty row).
+/// Whether candidate `(v, i)` beats `(b, bi)` when their order along the axis is given only by
+/// the indices (merging lanes): NaN first, then the extreme, then the first (or last) index.
+#[inline(always)]
+fn beats<T: Element, D: Direction, const LAST: bool>(b: T, bi: usize, v: T, i: usize) -> bool {
+    let earlier = if LAST { i > bi } else { i < bi };
+    match (b.is_nan(), v.is_nan()) {
+        (false, true) => true,
+        (true, false) => false,
+        (true, true) => earlier,
+        (false, false) => D::better(v, b) || (!D::better(b, v) && earlier),
+    }
+}
+
+/// Scalar arg-reduction of `x`, continuing from the choice `(best, idx)`; `base` is the index
+/// of `x[0]`.
 #[inline]
-pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
-    let Some((&first, rest)) = x.split_first() else {
-        return 0;
-    };
-    let mut best = first;
-    let mut idx = 0;
-    for (i, &v) in rest.iter().enumerate() {
+fn arg_scalar<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    base: usize,
+    mut best: T,
+    mut idx: usize,
+) -> usize {
+    for (i, &v) in x.iter().enumerate() {
         if take::<T, D, LAST>(best, v) {
             best = v;
-            idx = i + 1;
+            idx = base + i;
         }
     }
     idx
 }
 
+/// Index of the extreme of a contiguous row (0 for an empty row).
+///
+/// [`LANES`] lanes each track their best value and the chunk where they found it, with
+/// branch-free selects that vectorize; the lanes are then merged by value and index, and the
+/// tail is finished in order.
+#[inline]
+pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
+    let Some(&first) = x.first() else {
+        return 0;
+    };
+    let (chunks, tail) = x.as_chunks::<LANES>();
+    let Some((&head, rest)) = chunks
+        .split_first()
+        .filter(|_| chunks.len() <= u32::MAX as usize)
+    else {
+        return arg_scalar::<T, D, LAST>(x.get(1..).unwrap_or(&[]), 1, first, 0);
+    };
+    let mut best = head;
+    let mut at = [0u32; LANES];
+    for (c, ch) in rest.iter().enumerate() {
+        let c = c as u32 + 1;
+        for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(ch) {
+            let t = take::<T, D, LAST>(*b, v);
+            *b = if t { v } else { *b };
+            *a = if t { c } else { *a };
+        }
+    }
+    let mut b = best[0];
+    let mut bi = at[0] as usize * LANES;
+    for (j, (&v, &a)) in best.iter().zip(at.iter()).enumerate().skip(1) {
+        let i = a as usize * LANES + j;
+        if beats::<T, D, LAST>(b, bi, v, i) {
+            b = v;
+            bi = i;
+        }
+    }
+    arg_scalar::<T, D, LAST>(tail, chunks.len() * LANES, b, bi)
+}
+
 /// Arg-reduction of a block of rows of `inner` lanes (`x.len() / inner` rows) into `y`
-/// (`inner` indices), tile by tile.
+/// (`inner` indices), a tile of lanes at a time so the running state stays small.
 #[inline]
 pub fn arg_lanes<T: Element, D: Direction, const LAST: bool>(x: &[T], y: &mut [i64], inner: usize) {
     if inner == 0 {
+        return;
+    }
+    if x.len() / inner > u32::MAX as usize {
+        // More rows than the compact row counters hold: one lane at a time.
+        for (j, o) in y.iter_mut().enumerate() {
+            let mut lane = x.iter().skip(j).step_by(inner);
+            let Some(&first) = lane.next() else { return };
+            let (mut best, mut idx) = (first, 0usize);
+            for (r, &v) in lane.enumerate() {
+                if take::<T, D, LAST>(best, v) {
+                    best = v;
+                    idx = r + 1;
+                }
+            }
+            *o = idx as i64;
+        }
         return;
     }
     for (t, ytile) in y.chunks_mut(TILE).enumerate() {
         let start = t * TILE;
         let end = start + ytile.len();
         let mut best = [T::ZERO; TILE];
-        for (r, row) in x.chunks_exact(inner).enumerate() {
+        let mut at = [0u32; TILE];
+        let mut rows = x.chunks_exact(inner);
+        let Some(lanes) = rows.next().and_then(|row| row.get(start..end)) else {
+            return;
+        };
+        for (b, &v) in best.iter_mut().zip(lanes) {
+            *b = v;
+        }
+        for (r, row) in rows.enumerate() {
+            let r = (r + 1) as u32;
             let Some(lanes) = row.get(start..end) else {
                 return;
             };
-            if r == 0 {
-                for ((b, o), &v) in best.iter_mut().zip(ytile.iter_mut()).zip(lanes) {
-                    *b = v;
-                    *o = 0;
-                }
-                continue;
+            for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(lanes) {
+                let t = take::<T, D, LAST>(*b, v);
+                *b = if t { v } else { *b };
+                *a = if t { r } else { *a };
             }
-            for ((b, o), &v) in best.iter_mut().zip(ytile.iter_mut()).zip(lanes) {
-                if take::<T, D, LAST>(*b, v) {
-                    *b = v;
-                    *o = r as i64;
-                }
-            }
+        }
+        for (o, &a) in ytile.iter_mut().zip(at.iter()) {
+            *o = i64::from(a);
         }
     }
 }
@@ -138,6 +232,12 @@ pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
 #[inline]
 pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     if inner == 0 {
+        return;
+    }
+    let rows = x.len() / inner;
+    if rows > u32::MAX as usize {
+        // More rows than the compact row counters hold: the general kernel.
+        hardmax_general(x, y, &[(inner, 1)], &[(rows, inner)]);
         return;
     }
     let lanes = inner;
@@ -221,6 +321,7 @@ pub fn hardmax_general<T: Element>(
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::Min;
 
@@ -245,5 +346,145 @@ mod tests {
         assert_eq!(fold::<f32, Min>(f32::INFINITY, &[1.0, -2.0, 5.0]), -2.0);
         assert!(fold::<bool, Max>(false, &[false, true]));
         assert!(!fold::<bool, Min>(true, &[false, true]));
+    }
+
+    /// A tiny deterministic generator for test data.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 33
+        }
+    }
+
+    /// The obvious definition: first (or last) index of the extreme, NaN winning.
+    fn naive_arg<T: Element, D: Direction>(x: &[T], last: bool) -> usize {
+        let nan: std::vec::Vec<usize> = (0..x.len()).filter(|&i| x[i].is_nan()).collect();
+        if !nan.is_empty() {
+            return if last { nan[nan.len() - 1] } else { nan[0] };
+        }
+        let mut best = 0;
+        for i in 1..x.len() {
+            let better = D::better(x[i], x[best]);
+            let tie = !better && !D::better(x[best], x[i]);
+            if better || (last && tie) {
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
+        match g.next() % 9 {
+            0 if nan => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            3 => -0.0,
+            4 => 0.0,
+            k => k as f32 - 6.0,
+        }
+    }
+
+    fn check_arg<T: Element>(x: &[T]) {
+        assert_eq!(
+            arg_row::<T, Max, false>(x),
+            naive_arg::<T, Max>(x, false),
+            "max first {x:?}"
+        );
+        assert_eq!(
+            arg_row::<T, Max, true>(x),
+            naive_arg::<T, Max>(x, true),
+            "max last {x:?}"
+        );
+        assert_eq!(
+            arg_row::<T, Min, false>(x),
+            naive_arg::<T, Min>(x, false),
+            "min first {x:?}"
+        );
+        assert_eq!(
+            arg_row::<T, Min, true>(x),
+            naive_arg::<T, Min>(x, true),
+            "min last {x:?}"
+        );
+    }
+
+    #[test]
+    fn long_rows_match_the_definition() {
+        let mut g = Lcg(7);
+        let mut buf = [0f32; 300];
+        let mut ints = [0i8; 300];
+        let mut bools = [false; 300];
+        for len in 0..300 {
+            for trial in 0..4 {
+                let nan = trial % 2 == 0 && len % 3 == 0;
+                for v in buf.iter_mut().take(len) {
+                    *v = f32_pool(&mut g, nan);
+                }
+                for v in ints.iter_mut().take(len) {
+                    *v = match g.next() % 5 {
+                        0 => i8::MIN,
+                        1 => i8::MAX,
+                        k => k as i8,
+                    };
+                }
+                for v in bools.iter_mut().take(len) {
+                    *v = g.next() % 7 == 0;
+                }
+                check_arg(&buf[..len]);
+                check_arg(&ints[..len]);
+                check_arg(&bools[..len]);
+
+                let naive_max = buf[..len].iter().fold(f32::NEG_INFINITY, |a, &v| {
+                    if a.is_nan() || v.is_nan() {
+                        f32::NAN
+                    } else {
+                        a.max(v)
+                    }
+                });
+                let got = fold::<f32, Max>(f32::NEG_INFINITY, &buf[..len]);
+                assert!(
+                    got == naive_max || (got.is_nan() && naive_max.is_nan()),
+                    "fold {len}"
+                );
+                let naive_min = ints[..len].iter().copied().min().unwrap_or(i8::MAX);
+                assert_eq!(fold::<i8, Min>(i8::MAX, &ints[..len]), naive_min);
+            }
+        }
+    }
+
+    #[test]
+    fn strided_kernels_match_the_definition() {
+        let mut g = Lcg(11);
+        for (rows, inner) in [(1, 1), (3, 5), (40, 7), (2, 300), (33, 257), (5, 600)] {
+            let x: std::vec::Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, true)).collect();
+            let mut y = std::vec![0i64; inner];
+            let mut h = std::vec![9f32; rows * inner];
+            for last in [false, true] {
+                if last {
+                    arg_lanes::<f32, Min, true>(&x, &mut y, inner);
+                } else {
+                    arg_lanes::<f32, Min, false>(&x, &mut y, inner);
+                }
+                for j in 0..inner {
+                    let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+                    assert_eq!(
+                        y[j] as usize,
+                        naive_arg::<f32, Min>(&lane, last),
+                        "{rows}x{inner} lane {j}"
+                    );
+                }
+            }
+            hardmax_lanes(&x, &mut h, inner);
+            for j in 0..inner {
+                let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+                let want = naive_arg::<f32, Max>(&lane, false);
+                for r in 0..rows {
+                    assert_eq!(h[r * inner + j], if r == want { 1.0 } else { 0.0 });
+                }
+            }
+        }
     }
 }
