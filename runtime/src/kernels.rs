@@ -33,7 +33,7 @@ pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
 /// Once `acc` is NaN it stays NaN.
 #[inline(always)]
 pub fn pick<T: Element, D: Direction>(acc: T, v: T) -> T {
-    if v.is_nan() || D::better(v, acc) {
+    if v.is_nan() | D::better(v, acc) {
         v
     } else {
         acc
@@ -89,10 +89,11 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
 /// Whether `v` (later along the axis) replaces the current choice `best`.
 #[inline(always)]
 fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
+    // Non-short-circuit `&` and `|` keep this branch-free, so lanes vectorize into selects.
     if LAST {
-        v.is_nan() || (!best.is_nan() && !D::better(best, v))
+        v.is_nan() | (!best.is_nan() & !D::better(best, v))
     } else {
-        !best.is_nan() && (v.is_nan() || D::better(v, best))
+        !best.is_nan() & (v.is_nan() | D::better(v, best))
     }
 }
 
