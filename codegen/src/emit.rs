@@ -300,6 +300,7 @@ impl<'g> Emitter<'g> {
         let body = self.run_body();
         let node_fns: Vec<TokenStream> = g.nodes.iter().map(|n| self.node_fn(n)).collect();
         let run_bytes = self.run_bytes(&input_values, &output_values);
+        let ndarray = self.run_ndarray(&input_values, &output_values);
 
         quote! {
             /// The names of the run-time inputs, in graph order (the order of `run_bytes`).
@@ -377,6 +378,8 @@ impl<'g> Emitter<'g> {
             }
 
             #run_bytes
+
+            #ndarray
 
             #consts
 
@@ -553,6 +556,50 @@ impl<'g> Emitter<'g> {
                 compute(#(#in_args,)* #(#out_args,)*);
                 #encode
                 Ok(())
+            }
+        }
+    }
+
+    /// `run_ndarray` and its output struct, kept only when the runtime's `ndarray` feature is on.
+    fn run_ndarray(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let rt = &self.rt;
+        let nd = quote!(#rt::ndarray);
+        let in_f = &self.input_fields;
+        let out_f = &self.output_fields;
+        let generics: Vec<Ident> = (0..inputs.len()).map(|i| format_ident!("D{}", i)).collect();
+        let in_elems: Vec<_> = inputs.iter().map(|v| self.elem(v.dtype)).collect();
+        let out_elems: Vec<_> = outputs.iter().map(|v| self.elem(v.dtype)).collect();
+        let in_idx: Vec<Literal> = (0..inputs.len()).map(lit_usize).collect();
+        let out_idx: Vec<Literal> = (0..outputs.len()).map(lit_usize).collect();
+        let out_n: Vec<Literal> = outputs.iter().map(|v| lit_usize(v.numel())).collect();
+        let in_c: Vec<Ident> = in_f.iter().map(|f| format_ident!("in_{}", f)).collect();
+        let out_b: Vec<Ident> = out_f.iter().map(|f| format_ident!("out_{}", f)).collect();
+        let docs: Vec<String> = outputs
+            .iter()
+            .map(|v| format!(" ONNX output `{}`: {} {:?}.", v.name, v.dtype, v.shape))
+            .collect();
+        quote! {
+            #rt::__if_ndarray! {
+                /// The outputs of [`run_ndarray`], as owned arrays.
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct OutputArrays {
+                    #(#[doc = #docs] pub #out_f: #nd::ArrayD<#out_elems>,)*
+                }
+
+                /// Runs the model on ndarray views of any dimensionality and layout (feature
+                /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
+                /// views are copied into row-major order, and the outputs are owned arrays.
+                #[allow(clippy::too_many_arguments)]
+                pub fn run_ndarray<#(#generics: #nd::Dimension),*>(
+                    #(#in_f: #nd::ArrayView<'_, #in_elems, #generics>,)*
+                ) -> ::core::result::Result<OutputArrays, #rt::nd::NdError> {
+                    #(let #in_c = #rt::nd::Contiguous::new(#in_f, #in_idx, INPUT_NAMES[#in_idx], INPUT_SHAPES[#in_idx])?;)*
+                    #(let mut #out_b = #rt::nd::buffer::<#out_elems>(#out_n);)*
+                    compute(#(#in_c.as_slice(),)* #(#out_b.as_mut_slice(),)*);
+                    Ok(OutputArrays {
+                        #(#out_f: #rt::nd::into_array(#out_b, OUTPUT_SHAPES[#out_idx])?,)*
+                    })
+                }
             }
         }
     }

@@ -77,7 +77,13 @@ pub struct Node {
 impl Node {
     /// A short description for messages: `node 2 "argmax_1" (ArgMax-13, opset 18)`.
     pub fn describe(&self) -> String {
-        describe_node(self.index, &self.name, &self.op_type, self.version, self.opset)
+        describe_node(
+            self.index,
+            &self.name,
+            &self.op_type,
+            self.version,
+            self.opset,
+        )
     }
 }
 

@@ -29,13 +29,20 @@ fn declared(vi: &ValueInfoProto, options: &Options) -> Option<Declared> {
         };
         shape.push(size);
     }
-    Some(Declared { name: vi.name.clone(), dtype, shape })
+    Some(Declared {
+        name: vi.name.clone(),
+        dtype,
+        shape,
+    })
 }
 
 /// The items of a stand-in module: the declared interface with entry points that compute
 /// nothing, or only the entry points' names when the interface cannot be read. Never fails.
 pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
-    let rt: TokenStream = options.runtime_path.parse().unwrap_or_else(|_| quote!(::onnx_aot));
+    let rt: TokenStream = options
+        .runtime_path
+        .parse()
+        .unwrap_or_else(|_| quote!(::onnx_aot));
     let interface = decode(bytes, "").ok().and_then(|m| {
         let g = m.graph?;
         let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
@@ -46,7 +53,8 @@ pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
             .filter(|vi| !inits.contains(&vi.name.as_str()) || options.free.contains(&vi.name))
             .map(|vi| declared(vi, options))
             .collect();
-        let outputs: Option<Vec<Declared>> = g.output.iter().map(|vi| declared(vi, options)).collect();
+        let outputs: Option<Vec<Declared>> =
+            g.output.iter().map(|vi| declared(vi, options)).collect();
         Some((inputs?, outputs?))
     });
     let entry_points = quote! {
@@ -78,7 +86,10 @@ pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
     };
     let fields = |list: &[Declared]| {
         let names: Vec<&str> = list.iter().map(|d| d.name.as_str()).collect();
-        let idents: Vec<_> = names::unique(&names).iter().map(|n| format_ident!("{}", n)).collect();
+        let idents: Vec<_> = names::unique(&names)
+            .iter()
+            .map(|n| format_ident!("{}", n))
+            .collect();
         let types: Vec<TokenStream> = list
             .iter()
             .map(|d| {

@@ -33,3 +33,26 @@ pub use half::{bf16, f16};
 
 #[cfg(feature = "macros")]
 pub use onnx_aot_macros::model;
+
+#[cfg(feature = "ndarray")]
+pub mod nd;
+#[cfg(feature = "ndarray")]
+pub use ndarray;
+
+/// Keeps its tokens when the `ndarray` feature of this crate is on (generated code uses it for
+/// `run_ndarray`, so users who leave the feature off pay nothing).
+#[cfg(feature = "ndarray")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_ndarray {
+    ($($t:tt)*) => { $($t)* };
+}
+
+/// Keeps its tokens when the `ndarray` feature of this crate is on (generated code uses it for
+/// `run_ndarray`, so users who leave the feature off pay nothing).
+#[cfg(not(feature = "ndarray"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_ndarray {
+    ($($t:tt)*) => {};
+}
