@@ -432,7 +432,7 @@ mod tests {
                     };
                 }
                 for v in bools.iter_mut().take(len) {
-                    *v = g.next() % 7 == 0;
+                    *v = g.next().is_multiple_of(7);
                 }
                 check_arg(&buf[..len]);
                 check_arg(&ints[..len]);
