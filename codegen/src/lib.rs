@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod builder;
+pub mod cache;
 pub mod dtype;
 pub mod emit;
 pub mod error;
@@ -60,6 +61,14 @@ pub fn generate_parts(bytes: &[u8], options: &Options) -> Result<Generated, Erro
         docs: emit::module_docs(&graph, options),
         items: emit::emit_items(&graph, options),
     })
+}
+
+/// The module's docs and items for an already analyzed graph.
+pub fn generate_from_graph(graph: &ir::Graph, options: &Options) -> Generated {
+    Generated {
+        docs: emit::module_docs(graph, options),
+        items: emit::emit_items(graph, options),
+    }
 }
 
 /// The whole generated module, `pub mod NAME { .. }`, as tokens.

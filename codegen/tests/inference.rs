@@ -287,3 +287,32 @@ fn model_docs_and_metadata_reach_the_module_docs() {
         assert!(code.contains(part), "docs lack {part:?}:\n{code}");
     }
 }
+
+#[test]
+fn the_cache_analyzes_a_file_once_until_it_changes() {
+    let dir = std::env::temp_dir().join(format!("onnx-aot-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.onnx");
+    let m = single(13, "ArgMax", FLOAT, &[2, 3], vec![]);
+    std::fs::write(&path, bytes(&m)).unwrap();
+    let cache = onnx_aot_codegen::cache::Cache::default();
+    let read = || std::fs::read(&path).unwrap();
+    cache.analyze(&path, &read(), &Options::default()).unwrap();
+    cache.analyze(&path, &read(), &Options::default()).unwrap();
+    assert_eq!(
+        cache.misses(),
+        1,
+        "the second expansion is served from the cache"
+    );
+    cache
+        .analyze(&path, &read(), &Options::default().source_name("other"))
+        .unwrap();
+    assert_eq!(cache.misses(), 2, "other options are another entry");
+    // A changed file (another length) is analyzed again.
+    let m = single(13, "ArgMax", FLOAT, &[2, 3, 4], vec![]);
+    std::fs::write(&path, bytes(&m)).unwrap();
+    let g = cache.analyze(&path, &read(), &Options::default()).unwrap();
+    assert_eq!(g.values[g.nodes[0].output].shape, [1, 3, 4]);
+    assert_eq!(cache.misses(), 3);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -96,7 +96,8 @@ fn expand(args: &ModelArgs) -> TokenStream {
         runtime_path: "::onnx_aot".to_string(),
         source_name: format!("model file `{relative}`"),
     };
-    match onnx_aot_codegen::generate_parts(&bytes, &options) {
+    let analyzed = onnx_aot_codegen::cache::Cache::global().analyze(&path, &bytes, &options);
+    match analyzed.map(|graph| onnx_aot_codegen::generate_from_graph(&graph, &options)) {
         Ok(onnx_aot_codegen::Generated { docs, items }) => quote! {
             #(#attrs)*
             #[doc = ""]
