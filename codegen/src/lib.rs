@@ -6,11 +6,20 @@
 //! Data flows one way: bytes -> [`onnx`] (protobuf structs) -> [`load`] (checks, shape
 //! inference: a typed [`ir::Graph`]) -> [`plan`] (loop nests) -> [`emit`] (tokens).
 //!
-//! ```no_run
-//! let bytes = std::fs::read("models/top1.onnx").unwrap();
-//! let code = onnx_aot_codegen::generate_pretty(&bytes, &onnx_aot_codegen::Options::new("top1"))
-//!     .unwrap();
-//! println!("{code}");
+//! ```
+//! use onnx_aot_codegen::{analyze, generate_pretty, Options};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/top1.onnx");
+//! let bytes = std::fs::read(path).unwrap();
+//! let code = generate_pretty(&bytes, &Options::new("top1")).unwrap();
+//! assert!(code.contains("pub fn run_bytes"));
+//!
+//! let graph = analyze(&bytes, &Options::default()).unwrap();
+//! assert_eq!(graph.nodes[0].op_type, "ArgMax");
+//!
+//! // Errors say what, where and how to fix it.
+//! let err = analyze(b"not a model", &Options::default()).unwrap_err();
+//! assert!(err.to_string().contains("not a readable ONNX model"));
 //! ```
 #![deny(missing_docs)]
 

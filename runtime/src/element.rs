@@ -9,9 +9,9 @@ pub enum DType {
     F32,
     /// `f64` (ONNX `DOUBLE`).
     F64,
-    /// [`f16`] (ONNX `FLOAT16`).
+    /// [`struct@crate::f16`] (ONNX `FLOAT16`).
     F16,
-    /// [`bf16`] (ONNX `BFLOAT16`).
+    /// [`struct@crate::bf16`] (ONNX `BFLOAT16`).
     BF16,
     /// `i8`.
     I8,

@@ -52,7 +52,14 @@ pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
 /// registers, so that the loops vectorize and hide latency.
 const LANES: usize = 16;
 
-/// Folds a contiguous row into `acc` (NaN-propagating), with [`LANES`] independent
+/// ```
+/// use onnx_aot::{kernels::fold, Max, Min};
+/// assert!(fold::<f32, Max>(f32::NEG_INFINITY, &[1.0, f32::NAN, 5.0]).is_nan());
+/// assert_eq!(fold::<u8, Min>(u8::MAX, &[7, 3, 9]), 3);
+/// assert_eq!(fold::<f32, Max>(f32::NEG_INFINITY, &[]), f32::NEG_INFINITY); // empty: identity
+/// ```
+///
+/// Folds a contiguous row into `acc` (NaN-propagating), with 16 independent
 /// accumulators so that the loop vectorizes.
 #[inline]
 pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
@@ -130,7 +137,15 @@ fn arg_scalar<T: Element, D: Direction, const LAST: bool>(
 
 /// Index of the extreme of a contiguous row (0 for an empty row).
 ///
-/// [`LANES`] lanes each track their best value and the chunk where they found it, with
+/// ```
+/// use onnx_aot::{kernels::arg_row, Max, Min};
+/// let x = [1.0, 3.0, 3.0, f32::NAN, 0.0, f32::NAN];
+/// assert_eq!(arg_row::<f32, Max, false>(&x), 3); // NaN wins, the first one
+/// assert_eq!(arg_row::<f32, Max, true>(&x), 5); // select_last_index: the last NaN
+/// assert_eq!(arg_row::<i32, Min, true>(&[2, -1, 5, -1]), 3); // the last tie
+/// ```
+///
+/// Sixteen lanes each track their best value and the chunk where they found it, with
 /// branch-free selects that vectorize; the lanes are then merged by value and index, and the
 /// tail is finished in order.
 #[inline]
