@@ -12,7 +12,9 @@ use std::process::Command;
 
 fn build(features: &[&str]) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("firmware");
+    // One target dir per feature set: both tests run at once and the archive has one name.
+    let target =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("firmware-{}", features.join("-")));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["build", "--release", "--quiet", "--manifest-path"])
