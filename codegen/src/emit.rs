@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 
 use crate::dtype::DType;
 use crate::ir::{Direction, Graph, Node, Op, Source, Tensor, Value, ValueId};
+use crate::memory::{plan_memory, MemoryPlan, Slot};
 use crate::names;
 use crate::options::Options;
 use crate::plan::{plan, Plan, Run};
@@ -15,8 +16,13 @@ use crate::plan::{plan, Plan, Run};
 enum Place {
     Input(Ident),
     Output(Ident),
-    Local(Ident),
+    Scratch(Slot),
     Const(Ident),
+}
+
+/// The name of the scratch buffer of an element type (`scratch_f32`).
+fn scratch_name(dtype: DType) -> Ident {
+    format_ident!("scratch_{}", dtype.variant_name().to_ascii_lowercase())
 }
 
 struct Emitter<'g> {
@@ -25,6 +31,7 @@ struct Emitter<'g> {
     places: Vec<Option<Place>>,
     input_fields: Vec<Ident>,
     output_fields: Vec<Ident>,
+    memory: MemoryPlan,
 }
 
 /// The items of the generated module (without the `mod` wrapper).
@@ -53,6 +60,7 @@ pub fn emit_items(graph: &Graph, options: &Options) -> TokenStream {
         places: vec![None; graph.values.len()],
         input_fields,
         output_fields,
+        memory: plan_memory(graph),
     };
     e.assign_places();
     e.items()
@@ -92,6 +100,8 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
         docs.extend(info.metadata.iter().map(|(k, v)| format!(" - `{k}`: {v}")));
     }
     docs.push(String::new());
+    docs.push(" Nodes in execution order (Constant nodes are folded into constants):".to_string());
+    docs.push(String::new());
     docs.push(" | node | op | input | output |".to_string());
     docs.push(" | --- | --- | --- | --- |".to_string());
     for node in &graph.nodes {
@@ -102,10 +112,15 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
         } else {
             format!("{}::", node.domain)
         };
+        let name = if node.name.is_empty() {
+            "(unnamed)".to_string()
+        } else {
+            format!("`{}`", node.name)
+        };
         docs.push(format!(
-            " | {} `{}` | {domain}{}-{} | `{}` {} {:?} | `{}` {} {:?} |",
+            " | {} {} | {domain}{}-{} | `{}` {} {:?} | `{}` {} {:?} |",
             node.index,
-            node.name,
+            name,
             node.op_type,
             node.version,
             x.name,
@@ -139,9 +154,16 @@ impl<'g> Emitter<'g> {
             }
             self.places[id] = match value.source {
                 Source::Constant(_) => Some(Place::Const(format_ident!("CONST_{}", id))),
-                Source::Node(_) => Some(Place::Local(format_ident!("value_{}", id))),
+                Source::Node(_) => self.memory.slots.get(&id).copied().map(Place::Scratch),
                 Source::Input(_) => None,
             };
+        }
+        // Identity aliases read their root's place.
+        for id in 0..self.places.len() {
+            let root = self.memory.root[id];
+            if root != id {
+                self.places[id] = self.places[root].clone();
+            }
         }
     }
 
@@ -207,8 +229,19 @@ impl<'g> Emitter<'g> {
         }
     }
 
-    fn view(&self, id: ValueId, mutable: bool) -> TokenStream {
-        match self.places[id].as_ref() {
+    /// A view of a value inside `compute`, and whether it is an `Option` (scratch slots are
+    /// taken with `get`, which rustc resolves at compile time for these constant ranges).
+    fn view(&self, id: ValueId, mutable: bool) -> (TokenStream, bool) {
+        if let Some(Place::Scratch(slot)) = self.places[id].as_ref() {
+            let buf = scratch_name(slot.dtype);
+            let (a, b) = (lit_usize(slot.offset), lit_usize(slot.offset + slot.len));
+            return if mutable {
+                (quote!(#buf.get_mut(#a..#b)), true)
+            } else {
+                (quote!(#buf.get(#a..#b)), true)
+            };
+        }
+        let plain = match self.places[id].as_ref() {
             Some(Place::Input(f)) => {
                 let p = format_ident!("in_{}", f);
                 quote!(#p)
@@ -221,11 +254,90 @@ impl<'g> Emitter<'g> {
                     quote!(&*#p)
                 }
             }
-            Some(Place::Local(l)) if mutable => quote!(#l.as_mut_slice()),
-            Some(Place::Local(l)) => quote!(#l.as_slice()),
             Some(Place::Const(c)) => quote!(#c.as_slice()),
-            None => quote!(&[]),
+            Some(Place::Scratch(_)) | None => quote!(&[]),
+        };
+        (plain, false)
+    }
+
+    /// A call `f(x, y)` of a node function, or of a kernel taking (y, x) when `swap`.
+    fn call(&self, f: TokenStream, x_id: ValueId, y_id: ValueId, swap: bool) -> TokenStream {
+        let rt = &self.rt;
+        let args =
+            |x: TokenStream, y: TokenStream| if swap { quote!(#y, #x) } else { quote!(#x, #y) };
+        if let (Some(Place::Scratch(a)), Some(Place::Scratch(b))) =
+            (self.places[x_id].as_ref(), self.places[y_id].as_ref())
+        {
+            if a.dtype == b.dtype {
+                let buf = scratch_name(a.dtype);
+                let (ao, al, bo, bl) = (
+                    lit_usize(a.offset),
+                    lit_usize(a.len),
+                    lit_usize(b.offset),
+                    lit_usize(b.len),
+                );
+                let call = args(quote!(x), quote!(y));
+                return quote! {
+                    if let Some((x, y)) = #rt::kernels::split2(&mut *#buf, #ao, #al, #bo, #bl) {
+                        #f(#call);
+                    }
+                };
+            }
         }
+        let (x, x_opt) = self.view(x_id, false);
+        let (y, y_opt) = self.view(y_id, true);
+        if !x_opt && !y_opt {
+            let call = args(x, y);
+            return quote!(#f(#call););
+        }
+        match (x_opt, y_opt) {
+            (true, false) => {
+                let call = args(quote!(x), y);
+                quote!(if let Some(x) = #x { #f(#call); })
+            }
+            (false, true) => {
+                let call = args(x, quote!(y));
+                quote!(if let Some(y) = #y { #f(#call); })
+            }
+            _ => {
+                let call = args(quote!(x), quote!(y));
+                quote!(if let (Some(x), Some(y)) = (#x, #y) { #f(#call); })
+            }
+        }
+    }
+
+    /// Doc lines describing the scratch layout.
+    fn scratch_docs(&self) -> Vec<String> {
+        let g = self.graph;
+        if self.memory.slots.is_empty() {
+            return vec![" The model has no intermediate values: no scratch memory.".to_string()];
+        }
+        let mut docs = vec![
+            " | value | type | shape | buffer | elements |".to_string(),
+            " | --- | --- | --- | --- | --- |".to_string(),
+        ];
+        for (&v, slot) in &self.memory.slots {
+            let value = &g.values[v];
+            docs.push(format!(
+                " | `{}` | {} | {:?} | `{}` | {}..{} |",
+                value.name,
+                value.dtype,
+                value.shape,
+                scratch_name(slot.dtype),
+                slot.offset,
+                slot.offset + slot.len
+            ));
+        }
+        docs
+    }
+
+    /// The scratch buffers: (name, element type tokens, length) per element type.
+    fn scratch_buffers(&self) -> Vec<(Ident, TokenStream, Literal)> {
+        self.memory
+            .sizes
+            .iter()
+            .map(|(&t, &n)| (scratch_name(t), self.elem(t), lit_usize(n)))
+            .collect()
     }
 
     fn items(&self) -> TokenStream {
@@ -296,9 +408,21 @@ impl<'g> Emitter<'g> {
             .zip(&output_values)
             .map(|(f, v)| Self::flat_field(quote!(outputs.#f), v.shape.len(), true))
             .collect();
+        let scratch = self.scratch_buffers();
+        let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
+        let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
+        let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
+        let scratch_bytes = lit_usize(self.memory.bytes());
+        let scratch_docs = self.scratch_docs();
         let consts = self.constants();
         let body = self.run_body();
-        let node_fns: Vec<TokenStream> = g.nodes.iter().map(|n| self.node_fn(n)).collect();
+        let node_fns: Vec<TokenStream> = g
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !self.memory.elided.contains(k))
+            .map(|(_, n)| self.node_fn(n))
+            .collect();
         let run_bytes = self.run_bytes(&input_values, &output_values);
         let ndarray = self.run_ndarray(&input_values, &output_values);
 
@@ -366,14 +490,47 @@ impl<'g> Emitter<'g> {
                 outputs
             }
 
-            /// Runs the model, writing every output into `outputs`.
+            /// Runs the model, writing every output into `outputs`. Its scratch memory
+            /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
+            /// stack without it; [`run_with_scratch`] lets the caller place it.
             pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-                compute(#(#in_views,)* #(#out_views,)*);
+                #(let mut #scratch_names = #rt::bytes::Storage::<#scratch_elems, #scratch_lens>::zeroed();)*
+                compute(#(#in_views,)* #(#out_views,)* #(#scratch_names.as_mut_slice(),)*);
             }
 
-            /// The model over flat tensors: run-time inputs, then outputs, in graph order.
+            /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
+            /// no tensor-sized temporary is placed on the stack or the heap.
+            pub fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
+                compute(#(#in_views,)* #(#out_views,)* #(scratch.#scratch_names.as_mut_slice(),)*);
+            }
+
+            /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
+            /// overlap share space.
+            pub const SCRATCH_BYTES: usize = #scratch_bytes;
+
+            /// Scratch memory of the intermediate values, one buffer per element type.
+            ///
+            #(#[doc = #scratch_docs])*
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct Scratch {
+                #(#scratch_names: [#scratch_elems; #scratch_lens],)*
+            }
+
+            impl Scratch {
+                /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+                pub const fn zeroed() -> Self {
+                    Scratch { #(#scratch_names: [<#scratch_elems as #rt::Element>::ZERO; #scratch_lens],)* }
+                }
+            }
+
+            /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
+            /// the scratch buffers.
             #[allow(unused_variables, clippy::too_many_arguments)]
-            fn compute(#(#in_params: &[#in_elems],)* #(#out_params: &mut [#out_elems],)*) {
+            fn compute(
+                #(#in_params: &[#in_elems],)*
+                #(#out_params: &mut [#out_elems],)*
+                #(#scratch_names: &mut [#scratch_elems],)*
+            ) {
                 #body
             }
 
@@ -462,26 +619,19 @@ impl<'g> Emitter<'g> {
         let rt = &self.rt;
         let g = self.graph;
         let mut body = TokenStream::new();
-        for node in &g.nodes {
-            if let Some(Place::Local(l)) = &self.places[node.output] {
-                let v = &g.values[node.output];
-                let elem = self.elem(v.dtype);
-                let n = lit_usize(v.numel());
-                body.extend(quote!(let mut #l: [#elem; #n] = [<#elem as #rt::Element>::ZERO; #n];));
+        for (k, node) in g.nodes.iter().enumerate() {
+            if self.memory.elided.contains(&k) {
+                continue;
             }
-        }
-        for node in &g.nodes {
             let f = fn_name(node);
-            let x = self.view(node.input, false);
-            let y = self.view(node.output, true);
-            body.extend(quote!(#f(#x, #y);));
+            body.extend(self.call(quote!(#f), node.input, node.output, false));
         }
         // Outputs that show a graph input or a constant are copies.
         for (i, out) in g.outputs.iter().enumerate() {
             if matches!(g.values[out.value].source, Source::Node(_)) {
                 continue;
             }
-            let x = self.view(out.value, false);
+            let (x, _) = self.view(out.value, false);
             let y = format_ident!("out_{}", self.output_fields[i]);
             body.extend(quote!(#rt::kernels::copy(&mut *#y, #x);));
         }
@@ -528,6 +678,10 @@ impl<'g> Emitter<'g> {
             alloc_out.extend(quote!(let mut #buf = #rt::bytes::Storage::<#elem, #n>::zeroed();));
             encode.extend(quote!(#rt::bytes::encode(#buf.as_slice(), #var);));
         }
+        let scratch = self.scratch_buffers();
+        let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
+        let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
+        let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
         let in_args = (0..inputs.len()).map(|i| {
             let b = format_ident!("in_buf_{}", i);
             quote!(#b.as_slice())
@@ -553,7 +707,8 @@ impl<'g> Emitter<'g> {
                 #checks
                 #decode
                 #alloc_out
-                compute(#(#in_args,)* #(#out_args,)*);
+                #(let mut #scratch_names = #rt::bytes::Storage::<#scratch_elems, #scratch_lens>::zeroed();)*
+                compute(#(#in_args,)* #(#out_args,)* #(#scratch_names.as_mut_slice(),)*);
                 #encode
                 Ok(())
             }
@@ -578,6 +733,10 @@ impl<'g> Emitter<'g> {
             .iter()
             .map(|v| format!(" ONNX output `{}`: {} {:?}.", v.name, v.dtype, v.shape))
             .collect();
+        let scratch = self.scratch_buffers();
+        let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
+        let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
+        let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
         quote! {
             #rt::__if_ndarray! {
                 /// The outputs of [`run_ndarray`], as owned arrays.
@@ -595,7 +754,8 @@ impl<'g> Emitter<'g> {
                 ) -> ::core::result::Result<OutputArrays, #rt::nd::NdError> {
                     #(let #in_c = #rt::nd::Contiguous::new(#in_f, #in_idx, INPUT_NAMES[#in_idx], INPUT_SHAPES[#in_idx])?;)*
                     #(let mut #out_b = #rt::nd::buffer::<#out_elems>(#out_n);)*
-                    compute(#(#in_c.as_slice(),)* #(#out_b.as_mut_slice(),)*);
+                    #(let mut #scratch_names = #rt::nd::buffer::<#scratch_elems>(#scratch_lens);)*
+                    compute(#(#in_c.as_slice(),)* #(#out_b.as_mut_slice(),)* #(#scratch_names.as_mut_slice(),)*);
                     Ok(OutputArrays {
                         #(#out_f: #rt::nd::into_array(#out_b, OUTPUT_SHAPES[#out_idx])?,)*
                     })
@@ -615,12 +775,17 @@ impl<'g> Emitter<'g> {
         let p = plan(&node.op, &x.shape);
         let body = self.kernel(&p, &tx);
         let summary = format!(" Plan: {}.", describe_plan(&p));
+        let allow = if p == Plan::Nothing {
+            quote!(#[allow(unused_variables)])
+        } else {
+            quote!()
+        };
         quote! {
             #(#[doc = #docs])*
             #[doc = ""]
             #[doc = #summary]
             #[inline]
-            #[allow(unused_variables)]
+            #allow
             fn #name(x: &[#tx], y: &mut [#ty]) {
                 #body
             }
@@ -817,44 +982,55 @@ fn node_docs(node: &Node, x: &Value, y: &Value) -> Vec<String> {
     } else {
         format!("`{}`", node.name)
     };
-    let attrs = match &node.op {
+    let b = |v: bool| u8::from(v);
+    let resolved = match &node.op {
         Op::Arg {
             axis,
             keepdims,
             select_last_index,
             ..
-        } => format!(
-            "axis {axis}, keepdims {}, select_last_index {}",
-            u8::from(*keepdims),
-            u8::from(*select_last_index)
-        ),
-        Op::Reduce {
-            axes,
-            keepdims,
-            noop,
-            ..
         } => {
-            format!(
-                "axes {axes:?}, keepdims {}, noop_with_empty_axes {}",
-                u8::from(*keepdims),
-                u8::from(*noop)
-            )
+            let mut r = format!("axis {axis}, keepdims {}", b(*keepdims));
+            if node.version >= 12 {
+                r += &format!(", select_last_index {}", b(*select_last_index));
+            }
+            r
+        }
+        Op::Reduce { noop: true, .. } => "no axes with noop_with_empty_axes 1: a copy".to_string(),
+        Op::Reduce { axes, keepdims, .. } => {
+            let which = if axes.len() == x.shape.len() && axes.len() > 1 {
+                "all axes".to_string()
+            } else {
+                format!("axes {axes:?}")
+            };
+            format!("{which}, keepdims {}", b(*keepdims))
+        }
+        Op::Hardmax { axes } if node.domain.is_empty() && node.version < 13 => {
+            let axis = axes.first().copied().unwrap_or(0);
+            let rows: usize = x.shape[..axis].iter().product();
+            let cols: usize = x.shape[axis..].iter().product();
+            format!("axis {axis} (the input viewed as [{rows}, {cols}])")
+        }
+        Op::Hardmax { axes } if node.domain.is_empty() => {
+            format!("axis {}", axes.first().copied().unwrap_or(0))
         }
         Op::Hardmax { axes } => format!("axes {axes:?}"),
         Op::Identity => String::new(),
     };
+    let written = if node.written.is_empty() {
+        "none (defaults)".to_string()
+    } else {
+        node.written.join(", ")
+    };
     let mut docs = vec![format!(
-        " ONNX node {} {name}: {domain}{}-{} (opset {}){}.",
-        node.index,
-        node.op_type,
-        node.version,
-        node.opset,
-        if attrs.is_empty() {
-            String::new()
-        } else {
-            format!(", {attrs}")
-        }
+        " ONNX node {} {name}: {domain}{}-{} (opset {}).",
+        node.index, node.op_type, node.version, node.opset
     )];
+    if !matches!(node.op, Op::Identity) {
+        docs.push(format!(
+            " Attributes as written: {written}; resolved: {resolved}."
+        ));
+    }
     docs.push(format!(
         " Input `{}`: {} {:?}; output `{}`: {} {:?}.",
         x.name, x.dtype, x.shape, y.name, y.dtype, y.shape

@@ -72,6 +72,22 @@ pub struct Node {
     pub output: ValueId,
     /// Doc string of the node.
     pub doc: String,
+    /// The attributes as written in the file (`name=value`), for generated docs.
+    pub written: Vec<String>,
+}
+
+/// The attributes of a node as written (`axis=-1`, `axes=[0, 2]`), for generated docs.
+pub fn written_attributes(node: &crate::onnx::NodeProto) -> Vec<String> {
+    use crate::onnx::attribute_type as t;
+    node.attribute
+        .iter()
+        .map(|a| match a.r#type {
+            t::INT => format!("{}={}", a.name, a.i),
+            t::INTS => format!("{}={:?}", a.name, a.ints),
+            t::FLOAT => format!("{}={}", a.name, a.f),
+            other => format!("{}=({})", a.name, t::name(other)),
+        })
+        .collect()
 }
 
 impl Node {

@@ -32,6 +32,7 @@ pub mod infer;
 pub mod inspect;
 pub mod ir;
 pub mod load;
+pub mod memory;
 pub mod names;
 pub mod onnx;
 pub mod ops;
@@ -100,10 +101,75 @@ pub fn generate_pretty(bytes: &[u8], options: &Options) -> Result<String, Errors
 
 /// Formats tokens of items as a Rust file.
 pub fn pretty(tokens: TokenStream) -> Result<String, Errors> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+    let internal = |e: syn::Error| {
         Errors::from(Error::model(format!(
             "internal error: generated code does not parse: {e}"
         )))
-    })?;
-    Ok(prettyplease::unparse(&file))
+    };
+    let mut file: syn::File = syn::parse2(tokens).map_err(internal)?;
+    // prettyplease leaves macro bodies as raw tokens: format the `__if_ndarray!` body as a file
+    // of its own and splice it back in place of a marker.
+    let mut bodies = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Mod(m) = item else { continue };
+        let Some((_, items)) = m.content.as_mut() else {
+            continue;
+        };
+        for inner in items.iter_mut() {
+            let syn::Item::Macro(mac) = inner else {
+                continue;
+            };
+            let is_nd = mac
+                .mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "__if_ndarray");
+            if !is_nd {
+                continue;
+            }
+            let body: syn::File = syn::parse2(mac.mac.tokens.clone()).map_err(internal)?;
+            let path = mac
+                .mac
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect::<Vec<_>>();
+            let lead = if mac.mac.path.leading_colon.is_some() {
+                "::"
+            } else {
+                ""
+            };
+            bodies.push((
+                format!("{lead}{}", path.join("::")),
+                prettyplease::unparse(&body),
+            ));
+            let marker = format_ident!("__ONNX_AOT_MACRO_{}", bodies.len() - 1);
+            *inner = syn::parse_quote!(const #marker: () = (););
+        }
+    }
+    let mut text = prettyplease::unparse(&file);
+    for (i, (path, body)) in bodies.iter().enumerate() {
+        let marker = format!("const __ONNX_AOT_MACRO_{i}: () = ();");
+        let Some(line) = text
+            .lines()
+            .find(|l| l.trim() == marker)
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let mut block = format!("{indent}{path}! {{\n");
+        for l in body.lines() {
+            if l.is_empty() {
+                block.push('\n');
+            } else {
+                block.push_str(&format!("{indent}    {l}\n"));
+            }
+        }
+        block.push_str(&format!("{indent}}}"));
+        text = text.replacen(&line, &block, 1);
+    }
+    Ok(text)
 }

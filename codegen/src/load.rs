@@ -800,6 +800,7 @@ impl<'o> Loader<'o> {
             input: data,
             output,
             doc: p.proto.doc_string.clone(),
+            written: crate::ir::written_attributes(p.proto),
         })
     }
 

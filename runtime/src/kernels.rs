@@ -29,6 +29,30 @@ pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
     }
 }
 
+/// Splits one buffer into a shared view `[a, a + a_len)` and a disjoint mutable view
+/// `[b, b + b_len)`; `None` if they overlap or fall outside (generated code passes constant,
+/// disjoint ranges, which rustc checks away).
+#[inline(always)]
+pub fn split2<T>(
+    buf: &mut [T],
+    a: usize,
+    a_len: usize,
+    b: usize,
+    b_len: usize,
+) -> Option<(&[T], &mut [T])> {
+    let a_end = a.checked_add(a_len)?;
+    let b_end = b.checked_add(b_len)?;
+    if a_end <= b {
+        let (lo, hi) = buf.split_at_mut_checked(b)?;
+        Some((lo.get(a..a_end)?, hi.get_mut(..b_len)?))
+    } else if b_end <= a {
+        let (lo, hi) = buf.split_at_mut_checked(a)?;
+        Some((hi.get(..a_len)?, lo.get_mut(b..b_end)?))
+    } else {
+        None
+    }
+}
+
 /// One step of a NaN-propagating reduction: `v` replaces `acc` if it is NaN or more extreme.
 /// Once `acc` is NaN it stays NaN.
 #[inline(always)]

@@ -2,6 +2,57 @@
 //! crate enables): a model with a 4 MiB input runs on a thread with a 256 KiB stack.
 
 onnx_aot::model!(mod big = "data/models/big_argmax.onnx");
+onnx_aot::model!(mod chain = "data/models/big_chain.onnx");
+
+/// Scratch of the chain model in a static, as firmware would place it.
+static SCRATCH: std::sync::Mutex<chain::Scratch> = std::sync::Mutex::new(chain::Scratch::zeroed());
+
+/// A 16 MiB input, built on a thread with a stack large enough to hold it once.
+fn chain_inputs() -> Box<chain::Inputs> {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(|| {
+            let mut inputs = Box::new(chain::Inputs::zeroed());
+            for (r, row) in inputs.x.iter_mut().enumerate() {
+                row[(r * 13) % 2048] = 1.0 + r as f32;
+            }
+            inputs
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn check_chain(out: &chain::Outputs) {
+    for r in 0..2048 {
+        assert_eq!(out.rowmax[r], 1.0, "row {r}");
+        assert_eq!(out.col[r], ((r * 13) % 2048) as i64, "row {r}");
+    }
+}
+
+#[test]
+fn run_into_and_run_with_scratch_keep_16_mib_off_a_small_stack() {
+    assert_eq!(
+        chain::SCRATCH_BYTES,
+        16 << 20,
+        "the Hardmax output is the only intermediate"
+    );
+    let inputs = chain_inputs();
+    let out = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let mut a = Box::new(chain::Outputs::zeroed());
+            chain::run_into(&inputs, &mut a);
+            let mut b = Box::new(chain::Outputs::zeroed());
+            chain::run_with_scratch(&inputs, &mut SCRATCH.lock().unwrap(), &mut b);
+            (a, b)
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    check_chain(&out.0);
+    check_chain(&out.1);
+}
 
 #[test]
 fn run_bytes_with_a_4_mib_input_fits_a_small_stack() {

@@ -94,3 +94,23 @@ graph = helper.make_graph(
 )
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 9)], ir_version=3)
 onnx.save(model, "legacy_names.onnx")
+
+
+# 16 MiB of input and a 16 MiB intermediate: run_into and run_with_scratch must keep both off
+# the stack.
+save(
+    helper.make_graph(
+        [
+            helper.make_node("Hardmax", ["x"], ["h"], name="hard", axis=-1),
+            helper.make_node("ReduceMax", ["h"], ["rowmax"], name="rows", axes=[1], keepdims=0),
+            helper.make_node("ArgMax", ["h"], ["col"], name="col", axis=1, keepdims=0),
+        ],
+        "big_chain",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2048, 2048])],
+        [
+            helper.make_tensor_value_info("rowmax", TensorProto.FLOAT, [2048]),
+            helper.make_tensor_value_info("col", TensorProto.INT64, [2048]),
+        ],
+    ),
+    "big_chain.onnx",
+)
