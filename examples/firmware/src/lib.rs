@@ -16,6 +16,16 @@ onnx_aot::model! {
     }
 }
 
+onnx_aot::model!(pub mod w1 = "../../tests/benches/models/w1_argmax_1x1000.onnx");
+
+/// The W1 benchmark model: ArgMax over 1000 logits (a classifier head).
+#[no_mangle]
+pub extern "C" fn onnx_w1_argmax(logits: &[[f32; 1000]; 1], label: &mut [i64; 1]) {
+    let mut outputs = w1::Outputs::zeroed();
+    w1::run_into(&w1::Inputs { x: *logits }, &mut outputs);
+    *label = outputs.y;
+}
+
 /// The top-1 class of 10 logits.
 #[no_mangle]
 pub extern "C" fn onnx_top1_label(logits: &[f32; 10]) -> i64 {
