@@ -14,6 +14,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::options::Frontend;
 use crate::{generate_pretty, Errors, Options, Scalar};
 
 /// Generates a model's module into a file, for build scripts.
@@ -63,7 +64,8 @@ impl Builder {
         };
         let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned());
         let options = Options::new(crate::names::sanitize(stem.as_deref().unwrap_or("model")))
-            .source_name(format!("model file `{}`", model.display()));
+            .source_name(format!("model file `{}`", model.display()))
+            .frontend(Frontend::Builder);
         Builder {
             model: resolved,
             options,

@@ -41,14 +41,8 @@ impl Cache {
             path: path.to_path_buf(),
             modified: meta.as_ref().and_then(|m| m.modified().ok()),
             len: bytes.len() as u64,
-            options: format!(
-                "{:?}|{:?}|{:?}|{}|{}",
-                options.dims,
-                options.inputs,
-                options.free,
-                options.runtime_path,
-                options.source_name
-            ),
+            // Every option, the module name and front end included: messages name them.
+            options: format!("{options:?}"),
         };
         if key.modified.is_some() {
             if let Some(hit) = self.entries.lock().ok().and_then(|e| e.get(&key).cloned()) {

@@ -12,6 +12,8 @@ pub enum Blame {
     Dim(String),
     /// The binding of a graph input, by ONNX name (`inputs: { NAME = .. }`).
     Input(String),
+    /// A name in the list of freed inputs, by ONNX name (`free: [NAME]`).
+    Free(String),
 }
 
 /// One error found in a model or in the options given with it.

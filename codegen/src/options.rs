@@ -13,6 +13,25 @@ pub enum Scalar {
     Bool(bool),
 }
 
+/// Which front end asked for the generation, so that messages say how to fix a problem in the
+/// user's own terms (`dims: { batch = 1 }` in the macro, `.dim("batch", 1)` in a build script,
+/// `--dims batch=1` on the command line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Frontend {
+    /// The library called directly ([`Options::dim`], [`Options::input`], [`Options::free`]).
+    #[default]
+    Library,
+    /// The `onnx_aot::model!` macro; `path` is the model path as written in the call.
+    Macro {
+        /// The path literal of the macro call, e.g. `models/top1.onnx`.
+        path: String,
+    },
+    /// The build-script API, [`crate::Builder`].
+    Builder,
+    /// The `onnx-aot` command line.
+    Cli,
+}
+
 /// The options of one generation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -29,6 +48,8 @@ pub struct Options {
     pub runtime_path: String,
     /// Where the model came from, for messages (a file path or any label).
     pub source_name: String,
+    /// Which front end the options come from; only the wording of messages depends on it.
+    pub frontend: Frontend,
 }
 
 impl Default for Options {
@@ -40,6 +61,7 @@ impl Default for Options {
             free: std::collections::BTreeSet::new(),
             runtime_path: "::onnx_aot".to_string(),
             source_name: "model".to_string(),
+            frontend: Frontend::Library,
         }
     }
 }
@@ -68,6 +90,12 @@ impl Options {
     /// Makes a graph input that is also an initializer a run-time input.
     pub fn free(mut self, name: impl Into<String>) -> Self {
         self.free.insert(name.into());
+        self
+    }
+
+    /// Sets the front end that messages address (default [`Frontend::Library`]).
+    pub fn frontend(mut self, frontend: Frontend) -> Self {
+        self.frontend = frontend;
         self
     }
 

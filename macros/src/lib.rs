@@ -9,6 +9,7 @@ mod args;
 
 use std::path::PathBuf;
 
+use onnx_aot_codegen::options::Frontend;
 use onnx_aot_codegen::{Blame, Options};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -95,6 +96,7 @@ fn expand(args: &ModelArgs) -> TokenStream {
         free: args.free.iter().map(|(n, _)| n.clone()).collect(),
         runtime_path: "::onnx_aot".to_string(),
         source_name: format!("model file `{relative}`"),
+        frontend: Frontend::Macro { path: relative },
     };
     let analyzed = onnx_aot_codegen::cache::Cache::global().analyze(&path, &bytes, &options);
     match analyzed.map(|graph| onnx_aot_codegen::generate_from_graph(&graph, &options)) {
@@ -139,5 +141,10 @@ fn span_of(args: &ModelArgs, blame: &Blame) -> Span {
             .iter()
             .find(|i| &i.name == n)
             .map_or(args.path.span(), |i| i.span),
+        Blame::Free(n) => args
+            .free
+            .iter()
+            .find(|(name, _)| name == n)
+            .map_or(args.path.span(), |(_, span)| *span),
     }
 }

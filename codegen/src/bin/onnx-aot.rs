@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_aot_codegen::options::Frontend;
 use onnx_aot_codegen::{analyze, generate_pretty, inspect, Options, Scalar};
 
 /// Compile ONNX max-family models (ArgMax, ArgMin, ReduceMax, ReduceMin, Hardmax) to Rust.
@@ -46,7 +47,8 @@ fn options(m: &Model) -> Result<Options, String> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
     let mut o = Options::new(m.name.clone().or(stem).unwrap_or_else(|| "model".into()))
-        .source_name(format!("`{}`", m.model.display()));
+        .source_name(format!("`{}`", m.model.display()))
+        .frontend(Frontend::Cli);
     for d in &m.dims {
         let (name, size) = d
             .split_once('=')
