@@ -2,7 +2,7 @@
 
 use crate::dtype::DType;
 use crate::ir::{Direction, Op, Tensor, Value};
-use crate::onnx::{attribute_type, NodeProto};
+use crate::onnx::{attribute_type, AttributeProto, NodeProto};
 use crate::ops::Kind;
 
 /// The attributes of a node, read and type-checked, not yet resolved against a shape.
@@ -48,8 +48,10 @@ impl Attributes {
                 } else {
                     ""
                 };
+                let suggestion = crate::load::closest(&a.name, allowed.iter().copied())
+                    .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
                 errors.push(format!(
-                    "unknown attribute `{}`{hint}; this op version takes: {list}",
+                    "unknown attribute `{}`{hint}{suggestion}; this op version takes: {list}",
                     a.name
                 ));
                 continue;
@@ -61,10 +63,11 @@ impl Attributes {
             };
             if a.r#type != want && a.r#type != attribute_type::UNDEFINED {
                 errors.push(format!(
-                    "attribute `{}` has type {}, but it must be {}",
+                    "attribute `{}` has type {}, but it must be {}; {}",
                     a.name,
                     attribute_type::name(a.r#type),
-                    attribute_type::name(want)
+                    attribute_type::name(want),
+                    retype_hint(a, want)
                 ));
                 continue;
             }
@@ -92,6 +95,62 @@ impl Attributes {
             Err(format!("{label}: {}", errors.join("; ")))
         }
     }
+}
+
+/// How to write an attribute with the type it needs, after the value the model gives: "write it
+/// as an integer, e.g. axis=1, not axis=1.0".
+fn retype_hint(a: &AttributeProto, want: i32) -> String {
+    let name = &a.name;
+    // An integer close to what was written, for the example.
+    let int = |f: f32| {
+        if f.is_finite() && f.abs() < 1e9 {
+            f.trunc() as i64
+        } else {
+            1
+        }
+    };
+    let floats = |v: &[f32]| {
+        v.iter()
+            .map(|f| format!("{f:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if want == attribute_type::INTS {
+        let (example, given) = match a.r#type {
+            attribute_type::INT => (vec![a.i], Some(a.i.to_string())),
+            attribute_type::FLOAT => (vec![int(a.f)], Some(format!("{:?}", a.f))),
+            attribute_type::FLOATS if !a.floats.is_empty() => (
+                a.floats.iter().map(|&f| int(f)).collect(),
+                Some(format!("[{}]", floats(&a.floats))),
+            ),
+            _ => (vec![1], None),
+        };
+        let example = example
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let not = given.map_or(String::new(), |g| format!(", not {name}={g}"));
+        return format!("write it as a list of integers, e.g. {name}=[{example}]{not}");
+    }
+    let (example, given) = match a.r#type {
+        attribute_type::FLOAT => (int(a.f), Some(format!("{:?}", a.f))),
+        attribute_type::INTS if !a.ints.is_empty() => {
+            let ints = a
+                .ints
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            (a.ints[0], Some(format!("[{ints}]")))
+        }
+        attribute_type::FLOATS if !a.floats.is_empty() => {
+            (int(a.floats[0]), Some(format!("[{}]", floats(&a.floats))))
+        }
+        _ => (1, None),
+    };
+    let not = given.map_or(String::new(), |g| format!(", not {name}={g}"));
+    format!("write it as an integer, e.g. {name}={example}{not}")
 }
 
 /// Makes an axis non-negative, checking its range for the op version.
@@ -213,9 +272,15 @@ pub fn infer(
             }
             let axis = normalize_axis(attrs.axis.unwrap_or(0), rank, neg, "axis", label)?;
             if shape[axis] == 0 {
+                let other = if rank > 1 {
+                    ", or reduce over another axis"
+                } else {
+                    ""
+                };
                 return Err(format!(
                     "{label}: axis {axis} of input {:?} (shape {shape:?}) has length 0; the index \
-                     of an extreme over an empty axis is undefined",
+                     of an extreme over an empty axis is undefined: give axis {axis} a non-zero \
+                     size in the model{other}",
                     input.name
                 ));
             }

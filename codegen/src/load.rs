@@ -13,8 +13,12 @@ use crate::infer;
 use crate::ir::{describe_node, Graph, ModelInfo, Node, Output, Source, Tensor, Value, ValueId};
 use crate::onnx::{self, attribute_type, ModelProto, NodeProto, ValueInfoProto};
 use crate::ops::{Kind, AOT_DOMAIN, MAX_AOT_OPSET, MAX_DEFAULT_OPSET};
-use crate::options::{Options, Scalar};
+use crate::options::{Frontend, Options, Scalar};
 use crate::tensor::{checked_numel, tensor_from_proto};
+
+/// The largest tensor, in bytes, that generated code may declare as an array: rustc's object
+/// size bound on 64-bit targets (smaller targets reject large arrays when the code compiles).
+pub const MAX_TENSOR_BYTES: u128 = 1 << 61;
 
 /// Decodes and checks a model, returning its graph or every error found.
 pub fn load(bytes: &[u8], options: &Options) -> Result<Graph, Errors> {
@@ -85,8 +89,12 @@ struct Loader<'o> {
     unbound: BTreeMap<String, Vec<String>>,
     /// Symbolic dims that some declaration used (to flag bindings of unknown names).
     used_dims: BTreeSet<String>,
-    /// Inputs whose shape could not be fully resolved (reported once, through `unbound`).
+    /// Inputs whose shape could not be fully resolved (reported once, through `unbound`), or
+    /// whose binding was wrong (reported already).
     unresolved: BTreeSet<ValueId>,
+    /// Outputs of nodes rejected before ordering (unsupported op, unknown or unimported domain,
+    /// no version, wrong output count): produced, but unknown. Reading them is no error.
+    unknown: BTreeSet<String>,
 }
 
 impl<'o> Loader<'o> {
@@ -100,6 +108,7 @@ impl<'o> Loader<'o> {
             unbound: BTreeMap::new(),
             used_dims: BTreeSet::new(),
             unresolved: BTreeSet::new(),
+            unknown: BTreeSet::new(),
         }
     }
 
@@ -316,13 +325,25 @@ impl<'o> Loader<'o> {
         if !complete {
             return None;
         }
-        if checked_numel(&dims)
-            .and_then(|n| n.checked_mul(dtype.size()))
-            .is_none()
-        {
-            self.errors
-                .model(format!("{what}: the size of shape {dims:?} overflows"));
-            return None;
+        let bytes = checked_numel(&dims).and_then(|n| n.checked_mul(dtype.size()));
+        match bytes {
+            None => {
+                self.errors.model(format!(
+                    "{what}: the size of shape {dims:?} of {dtype} overflows; check the \
+                     dimensions (and the values bound in `dims`)"
+                ));
+                return None;
+            }
+            Some(b) if b as u128 >= MAX_TENSOR_BYTES => {
+                self.errors.model(format!(
+                    "{what}: shape {dims:?} of {dtype} needs {b} bytes, beyond the size an \
+                     array may have (2^61 bytes on 64-bit targets); onnx-aot compiles tensors \
+                     into fixed-size arrays, so give it smaller dimensions (and check the \
+                     values bound in `dims`)"
+                ));
+                return None;
+            }
+            Some(_) => {}
         }
         Some((dtype, dims))
     }
@@ -343,8 +364,9 @@ impl<'o> Loader<'o> {
                         self.errors.push(Error::with_blame(
                             format!(
                                 "graph input {:?} is an initializer (a constant in the model); it \
-                                 cannot be bound in `inputs`; remove the binding",
-                                vi.name
+                                 cannot be bound in {}; remove the binding",
+                                vi.name,
+                                option_name(&self.options.frontend, Binding::Inputs)
                             ),
                             Blame::Input(vi.name.clone()),
                         ));
@@ -362,18 +384,12 @@ impl<'o> Loader<'o> {
                 continue;
             }
             let Some((dtype, shape)) = self.frozen_or_declared(vi) else {
-                // Register a placeholder so nodes reading it do not cascade errors.
-                let id = self.add_value(Value {
-                    name: vi.name.clone(),
-                    dtype: DType::F32,
-                    shape: Vec::new(),
-                    source: Source::Input(usize::MAX),
-                });
-                self.unresolved.insert(id);
+                self.placeholder(&vi.name);
                 continue;
             };
             if let Some(values) = self.options.inputs.get(&vi.name) {
-                match freeze(&vi.name, dtype, &shape, values) {
+                let option = option_name(&self.options.frontend, Binding::Inputs);
+                match freeze(&vi.name, dtype, &shape, values, option) {
                     Ok(t) => {
                         self.add_value(Value {
                             name: vi.name.clone(),
@@ -382,7 +398,10 @@ impl<'o> Loader<'o> {
                             source: Source::Constant(t),
                         });
                     }
-                    Err(e) => self.errors.push(e),
+                    Err(e) => {
+                        self.errors.push(e);
+                        self.placeholder(&vi.name);
+                    }
                 }
                 continue;
             }
@@ -395,6 +414,18 @@ impl<'o> Loader<'o> {
             });
             self.runtime_inputs.push(id);
         }
+    }
+
+    /// Registers a graph input whose type or binding was reported as wrong, so that the nodes
+    /// reading it add no errors of their own.
+    fn placeholder(&mut self, name: &str) {
+        let id = self.add_value(Value {
+            name: name.to_string(),
+            dtype: DType::F32,
+            shape: Vec::new(),
+            source: Source::Input(usize::MAX),
+        });
+        self.unresolved.insert(id);
     }
 
     /// The declared type of a graph input; a frozen rank-1 input may leave its size open.
@@ -415,24 +446,60 @@ impl<'o> Loader<'o> {
     }
 
     fn check_bindings(&mut self, graph: &onnx::GraphProto) {
+        let frontend = &self.options.frontend;
+        let initialized = |name: &str| graph.initializer.iter().any(|t| t.name == name);
+        // The graph inputs that `free` can name: those backed by an initializer.
+        let freeable: Vec<&str> = graph
+            .input
+            .iter()
+            .map(|vi| vi.name.as_str())
+            .filter(|n| initialized(n))
+            .collect();
+        let free = option_name(frontend, Binding::Free);
+        let remove = match frontend {
+            Frontend::Macro { .. } => "remove it from `free`",
+            Frontend::Builder => "remove that `.free(..)` call",
+            Frontend::Cli => "remove that `--free` argument",
+            Frontend::Library => "remove that `Options::free` call",
+        };
         for name in &self.options.free {
             let is_input = graph.input.iter().any(|vi| &vi.name == name);
-            let is_init = graph.initializer.iter().any(|t| &t.name == name);
+            let is_init = initialized(name);
             if !(is_input && is_init) {
                 let why = if is_input {
-                    "it is a graph input without an initializer, which is a run-time input already"
+                    format!(
+                        "it is a graph input without an initializer, which is a run-time input \
+                         already; {remove}"
+                    )
                 } else if is_init {
-                    "it is an initializer that the graph does not list as an input, so it cannot be \
-                     supplied at run time"
+                    format!(
+                        "it is an initializer that the graph does not list as an input, so it \
+                         cannot be supplied at run time; {remove}"
+                    )
+                } else if freeable.is_empty() {
+                    format!(
+                        "the model has no graph input of that name, and no graph input backed by \
+                         an initializer, so there is nothing to free; {remove}"
+                    )
                 } else {
-                    "the model has no graph input of that name"
+                    let all: Vec<String> = freeable.iter().map(|n| format!("{n:?}")).collect();
+                    let fix = match closest(name, freeable.iter().copied()) {
+                        Some(c) => format!("did you mean {c:?}?"),
+                        None => format!("fix the name, or {remove}"),
+                    };
+                    format!(
+                        "the model has no graph input of that name (the inputs it can free, those \
+                         backed by an initializer, are: {}); {fix}",
+                        all.join(", ")
+                    )
                 };
                 self.errors.push(Error::with_blame(
-                    format!("`free` names {name:?}, but {why}; remove it from `free`"),
-                    Blame::Input(name.clone()),
+                    format!("{free} names {name:?}, but {why}"),
+                    Blame::Free(name.clone()),
                 ));
             }
         }
+        let inputs = option_name(frontend, Binding::Inputs);
         for name in self.options.inputs.keys() {
             if !graph.input.iter().any(|vi| &vi.name == name) {
                 let known: Vec<_> = graph
@@ -440,10 +507,18 @@ impl<'o> Loader<'o> {
                     .iter()
                     .map(|vi| format!("{:?}", vi.name))
                     .collect();
+                let suggestion = did_you_mean(
+                    name,
+                    graph
+                        .input
+                        .iter()
+                        .map(|vi| vi.name.as_str())
+                        .filter(|n| !initialized(n)),
+                );
                 self.errors.push(Error::with_blame(
                     format!(
-                        "`inputs` binds {name:?}, but the model has no graph input of that name; \
-                         its graph inputs are: {}",
+                        "{inputs} binds {name:?}, but the model has no graph input of that name; \
+                         its graph inputs are: {}{suggestion}",
                         if known.is_empty() {
                             "none".to_string()
                         } else {
@@ -473,18 +548,20 @@ impl<'o> Loader<'o> {
                 }
             }
         }
+        let dims = option_name(&self.options.frontend, Binding::Dims);
         for name in self.options.dims.keys() {
             if !names.contains(name) {
                 let known: Vec<_> = names.iter().map(|n| format!("{n:?}")).collect();
                 self.errors.push(Error::with_blame(
                     format!(
-                        "`dims` binds {name:?}, but no tensor of the model has a dimension of \
-                         that name; its symbolic dimensions are: {}",
+                        "{dims} binds {name:?}, but no tensor of the model has a dimension of \
+                         that name; its symbolic dimensions are: {}{}",
                         if known.is_empty() {
                             "none".to_string()
                         } else {
                             known.join(", ")
-                        }
+                        },
+                        did_you_mean(name, names.iter().map(String::as_str))
                     ),
                     Blame::Dim(name.clone()),
                 ));
@@ -501,20 +578,33 @@ impl<'o> Loader<'o> {
             .iter()
             .map(|(name, users)| format!("{name:?} (used by {})", users.join(", ")))
             .collect();
-        let example: Vec<String> = self
-            .unbound
-            .keys()
-            .map(|n| format!("{} = 1", dim_key(n)))
-            .collect();
+        // In the macro, the example block keeps the user's own valid bindings, so that it can
+        // replace theirs as is; elsewhere bindings add up, and the example shows the missing ones.
+        let mut example: Vec<(String, String)> = Vec::new();
+        if matches!(self.options.frontend, Frontend::Macro { .. }) {
+            example.extend(
+                self.options
+                    .dims
+                    .iter()
+                    .filter(|(n, _)| self.used_dims.contains(*n))
+                    .map(|(n, v)| (n.clone(), v.to_string())),
+            );
+        }
+        example.extend(self.unbound.keys().map(|n| (n.clone(), "1".to_string())));
+        let (what, fix) = if self.unbound.len() == 1 {
+            ("an unbound symbolic dimension", "give it a size")
+        } else {
+            ("unbound symbolic dimensions", "give each a size")
+        };
         self.errors.model(format!(
-            "the model has unbound symbolic dimensions: {}; give each a size in the macro's block \
-             form, e.g. `dims: {{ {} }}` (Builder::dim or Options::dim in the build-script API, --dims NAME=SIZE on the command line)",
+            "the model has {what}: {}; onnx-aot needs static shapes: {fix} {}",
             list.join("; "),
-            example.join(", ")
+            dims_fix(self.options, &example)
         ));
     }
 
-    /// Resolves each node's op and version; reports unknown ops all at once.
+    /// Resolves each node's op and version; reports unknown ops all at once, and the nodes of
+    /// each domain onnx-aot does not know together.
     fn classify<'m>(
         &mut self,
         graph: &'m onnx::GraphProto,
@@ -522,27 +612,48 @@ impl<'o> Loader<'o> {
     ) -> Vec<Pending<'m>> {
         let mut pending = Vec::new();
         let mut unsupported = Vec::new();
+        let mut foreign: BTreeMap<&str, Vec<(usize, &NodeProto)>> = BTreeMap::new();
         for (index, proto) in graph.node.iter().enumerate() {
             let domain = normalize_domain(&proto.domain);
+            let known_domain = domain.is_empty() || domain == AOT_DOMAIN;
+            let rejected = |this: &mut Self| {
+                this.unknown
+                    .extend(proto.output.iter().filter(|o| !o.is_empty()).cloned());
+            };
             let Some(&opset) = opsets.get(domain) else {
+                rejected(self);
+                if !known_domain {
+                    foreign.entry(domain).or_default().push((index, proto));
+                    continue;
+                }
+                let (import, version) = if domain.is_empty() {
+                    ("\"\"".to_string(), 13)
+                } else {
+                    (format!("{domain:?}"), MAX_AOT_OPSET)
+                };
+                let hint = if domain.is_empty() {
+                    " (the opset the model was written for; 13 as an example)"
+                } else {
+                    ""
+                };
                 self.errors.model(format!(
-                    "{} uses {}, which the model does not import (no opset_import entry); add \
-                     the import or fix the node's domain",
-                    if proto.name.is_empty() {
-                        format!("node {index} (unnamed, {})", proto.op_type)
-                    } else {
-                        format!("node {index} {:?} ({})", proto.name, proto.op_type)
-                    },
+                    "{} uses {}, which the model does not import (no opset_import entry); add an \
+                     opset_import entry for domain {import} version {version}{hint} (with python \
+                     onnx: `helper.make_model(graph, opset_imports=[..., \
+                     helper.make_opsetid({import}, {version})])`), or fix the node's domain",
+                    short_node(index, proto),
                     domain_label(domain)
                 ));
                 continue;
             };
+            if !known_domain {
+                rejected(self);
+                foreign.entry(domain).or_default().push((index, proto));
+                continue;
+            }
             let Some(kind) = Kind::lookup(domain, &proto.op_type) else {
-                let label = if domain.is_empty() {
-                    proto.op_type.clone()
-                } else {
-                    format!("{domain}::{}", proto.op_type)
-                };
+                rejected(self);
+                let label = qualified_op(domain, &proto.op_type);
                 let name = if proto.name.is_empty() {
                     format!("node {index} (unnamed)")
                 } else {
@@ -552,13 +663,13 @@ impl<'o> Loader<'o> {
                 continue;
             };
             let Some(version) = kind.resolve(opset) else {
+                rejected(self);
+                let first = kind.versions()[0];
                 self.errors.model(format!(
-                    "node {index} {:?} ({}): opset {opset} of {} has no version of this op (its \
-                     first version is {})",
-                    proto.name,
-                    proto.op_type,
+                    "{}: opset {opset} of {} has no version of this op (its first version is \
+                     {first}); import opset {first} or later of that domain",
+                    short_node(index, proto),
                     domain_label(domain),
-                    kind.versions()[0]
                 ));
                 continue;
             };
@@ -578,32 +689,82 @@ impl<'o> Loader<'o> {
                 unsupported.join(", ")
             ));
         }
+        for (domain, nodes) in foreign {
+            let list: Vec<String> = nodes
+                .iter()
+                .map(|(index, proto)| short_node(*index, proto))
+                .collect();
+            // The same op in a domain onnx-aot knows, in case the domain is the mistake.
+            let mut same: Vec<String> = Vec::new();
+            for (_, proto) in &nodes {
+                for known in ["", AOT_DOMAIN] {
+                    if Kind::lookup(known, &proto.op_type).is_some() {
+                        let place = if known.is_empty() {
+                            "the default domain (\"\")".to_string()
+                        } else {
+                            format!("domain {known:?}")
+                        };
+                        let hint = format!("{} is in {place}", proto.op_type);
+                        if !same.contains(&hint) {
+                            same.push(hint);
+                        }
+                    }
+                }
+            }
+            let hint = match same.len() {
+                0 => String::new(),
+                1 => format!(
+                    "; {}: if that is the op meant, set the node's domain to it",
+                    same[0]
+                ),
+                _ => format!(
+                    "; {}: if those are the ops meant, set the nodes' domains to them",
+                    same.join(", ")
+                ),
+            };
+            let verb = if list.len() == 1 { "is" } else { "are" };
+            let imported = if opsets.contains_key(domain) {
+                ""
+            } else {
+                " (and the model does not import it)"
+            };
+            self.errors.model(format!(
+                "{} {verb} in domain {domain:?}, which onnx-aot does not know{imported}; onnx-aot \
+                 compiles ops of the default domain (\"\" or \"ai.onnx\") and of \
+                 \"{AOT_DOMAIN}\"{hint}",
+                list.join(", ")
+            ));
+        }
         pending
     }
 
     /// Orders nodes so that each runs after its producers (file order among ready nodes);
     /// handles `Constant` nodes, duplicate producers, missing producers and cycles.
     fn order<'m>(&mut self, pending: Vec<Pending<'m>>) -> Vec<Pending<'m>> {
+        let describe = |p: &Pending<'_>| {
+            describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset)
+        };
         let mut producer: HashMap<&str, usize> = HashMap::new();
         let mut keep = vec![true; pending.len()];
         for (i, p) in pending.iter().enumerate() {
-            let node = describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset);
+            let node = describe(p);
             if p.proto.output.len() != 1 || p.proto.output[0].is_empty() {
                 self.errors.model(format!(
                     "{node} has {} outputs; {} has exactly one",
                     p.proto.output.iter().filter(|o| !o.is_empty()).count(),
                     p.proto.op_type
                 ));
+                self.unknown
+                    .extend(p.proto.output.iter().filter(|o| !o.is_empty()).cloned());
                 keep[i] = false;
                 continue;
             }
             let out = p.proto.output[0].as_str();
             if let Some(&other) = producer.get(out) {
-                let o = &pending[other];
                 self.errors.model(format!(
                     "value {out:?} is produced twice: by {} and by {node}; every value needs \
                      exactly one producer",
-                    describe_node(o.index, &o.proto.name, &o.proto.op_type, o.version, o.opset)
+                    describe(&pending[other])
                 ));
                 keep[i] = false;
                 continue;
@@ -627,7 +788,6 @@ impl<'o> Loader<'o> {
         }
         // Kahn's algorithm, picking the earliest ready node in file order.
         let mut deps: Vec<Vec<usize>> = vec![Vec::new(); pending.len()];
-        let mut missing = false;
         for (i, p) in pending.iter().enumerate() {
             if !keep[i] {
                 continue;
@@ -637,18 +797,16 @@ impl<'o> Loader<'o> {
                     if keep[j] {
                         deps[i].push(j);
                     }
-                } else if !self.by_name.contains_key(name) {
-                    missing = true;
+                } else if !self.by_name.contains_key(name) && !self.unknown.contains(name) {
                     self.errors.model(format!(
                         "{} reads {name:?}, which nothing produces (it is no graph input, \
                          initializer or node output); check the node's input names",
-                        describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset)
+                        describe(p)
                     ));
                     keep[i] = false;
                 }
             }
         }
-        let _ = missing;
         let mut done = vec![false; pending.len()];
         let mut order = Vec::new();
         loop {
@@ -658,21 +816,42 @@ impl<'o> Loader<'o> {
             done[i] = true;
             order.push(i);
         }
-        let stuck: Vec<usize> = (0..pending.len())
-            .filter(|&i| keep[i] && !done[i])
-            .collect();
-        if !stuck.is_empty() {
-            let names: Vec<String> = stuck
-                .iter()
-                .map(|&i| {
-                    let p = &pending[i];
-                    describe_node(p.index, &p.proto.name, &p.proto.op_type, p.version, p.opset)
-                })
-                .collect();
+        let stuck: Vec<bool> = (0..pending.len()).map(|i| keep[i] && !done[i]).collect();
+        for cycle in cycles(&deps, &stuck) {
+            let mut text = describe(&pending[cycle[0]]);
+            // A long cycle shows its first hops and its last one.
+            const SHOWN: usize = 6;
+            for (k, &i) in cycle.iter().enumerate() {
+                if cycle.len() > SHOWN + 2 && (SHOWN..cycle.len() - 1).contains(&k) {
+                    if k == SHOWN {
+                        text.push_str(&format!(
+                            ", and so on around {} nodes, to {}",
+                            cycle.len(),
+                            describe(&pending[cycle[cycle.len() - 1]])
+                        ));
+                    }
+                    continue;
+                }
+                let j = cycle[(k + 1) % cycle.len()];
+                let value = &pending[j].proto.output[0];
+                let from = if j == i {
+                    "itself".to_string()
+                } else if j == cycle[0] {
+                    let p = &pending[j];
+                    if p.proto.name.is_empty() {
+                        format!("node {} (unnamed)", p.index)
+                    } else {
+                        format!("node {} {:?}", p.index, p.proto.name)
+                    }
+                } else {
+                    describe(&pending[j])
+                };
+                let lead = if k == 0 { "" } else { ", which" };
+                text.push_str(&format!("{lead} reads {value:?} from {from}"));
+            }
             self.errors.model(format!(
-                "the graph has a cycle: {} depend on each other's outputs; an ONNX graph must be \
-                 acyclic",
-                names.join(", ")
+                "the graph has a cycle: {text}; an ONNX graph must be acyclic: check these \
+                 nodes' input names"
             ));
         }
         let mut slots: Vec<Option<Pending<'m>>> = pending.into_iter().map(Some).collect();
@@ -723,7 +902,7 @@ impl<'o> Loader<'o> {
             ));
             return None;
         }
-        let data = *self.by_name.get(inputs[0])?;
+        // Attributes are checked even when the input is unknown: their errors are the node's own.
         let attrs = match infer::Attributes::parse(p.proto, p.kind, p.version, &label) {
             Ok(a) => a,
             Err(e) => {
@@ -731,24 +910,45 @@ impl<'o> Loader<'o> {
                 return None;
             }
         };
+        // An input missing here was reported already: its producer failed or was rejected.
+        let data = *self.by_name.get(inputs[0])?;
         let axes_input = match inputs.get(1).filter(|n| !n.is_empty()) {
             None => None,
-            Some(name) => match self.by_name.get(*name).map(|&id| &self.values[id]) {
-                Some(Value {
-                    source: Source::Constant(t),
-                    ..
-                }) => Some(t.clone()),
-                Some(Value {
-                    source: Source::Input(_),
-                    ..
-                }) => {
+            Some(name) if self.unknown.contains(*name) => return None,
+            Some(name) => match self.by_name.get(*name).map(|&id| (id, &self.values[id])) {
+                Some((
+                    _,
+                    Value {
+                        source: Source::Constant(t),
+                        ..
+                    },
+                )) => Some(t.clone()),
+                Some((id, _))
+                    if self.unresolved.contains(&id) && self.options.inputs.contains_key(*name) =>
+                {
+                    // A binding that was reported as wrong.
+                    return None;
+                }
+                Some((
+                    id,
+                    Value {
+                        source: Source::Input(_),
+                        ..
+                    },
+                )) => {
+                    let example: Vec<i64> = match self.values[id].shape.as_slice() {
+                        [k] if (2..=8).contains(k) && !self.unresolved.contains(&id) => {
+                            (0..*k as i64).collect()
+                        }
+                        _ => vec![1],
+                    };
                     self.errors.push(Error::with_blame(
                         format!(
                             "{label} takes its axes from graph input {name:?}, which is only \
                              known at run time; onnx-aot needs the axes when it generates code: \
-                             bind the input in the macro, e.g. `inputs: {{ {} = [1] }}`, or make \
-                             it an initializer",
-                            dim_key(name)
+                             bind the input to constant axes {}, or make it an initializer in \
+                             the model",
+                            input_fix(self.options, name, &example)
                         ),
                         Blame::Model,
                     ));
@@ -880,21 +1080,40 @@ impl<'o> Loader<'o> {
                 })
                 .collect();
             let mut agree = shape.dim.len() == value.shape.len();
+            let mut bound_dims = Vec::new();
             for (d, &actual) in shape.dim.iter().zip(&value.shape) {
                 match (d.dim_value, d.dim_param.as_deref()) {
                     (Some(v), _) => agree &= usize::try_from(v).ok() == Some(actual),
                     (None, Some(p)) if !p.is_empty() => {
                         if let Some(&bound) = self.options.dims.get(p) {
                             agree &= bound == actual;
+                            let binding = format!("{} = {bound}", dim_key(p));
+                            if !bound_dims.contains(&binding) {
+                                bound_dims.push(binding);
+                            }
                         }
                     }
                     _ => {}
                 }
             }
             if !agree {
+                let or_dims = if bound_dims.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (or the {} bound with {}: {})",
+                        if bound_dims.len() == 1 {
+                            "size"
+                        } else {
+                            "sizes"
+                        },
+                        option_name(&self.options.frontend, Binding::Dims),
+                        bound_dims.join(", ")
+                    )
+                };
                 let message = format!(
                     "{what} is declared with shape [{}] but shape inference gives {:?}; fix the \
-                     declared shape in the model (or the bound dims)",
+                     declared shape in the model{or_dims}",
                     declared.join(", "),
                     value.shape
                 );
@@ -913,6 +1132,290 @@ fn dim_key(name: &str) -> String {
         name.to_string()
     } else {
         format!("{name:?}")
+    }
+}
+
+/// The cycles among the `stuck` nodes (those Kahn's algorithm could not order): one per group of
+/// nodes that depend on each other (a strongly connected component), each a shortest cycle
+/// through the group's lowest node, as a list where every node reads the output of the next and
+/// the last reads the first's. Nodes merely downstream of a cycle belong to none. `deps[i]` lists
+/// the nodes whose outputs node `i` reads.
+fn cycles(deps: &[Vec<usize>], stuck: &[bool]) -> Vec<Vec<usize>> {
+    let n = deps.len();
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, ds) in deps.iter().enumerate() {
+        for &j in ds {
+            readers[j].push(i);
+        }
+    }
+    // Kosaraju: the finishing order of a depth-first search along `deps`, then components along
+    // `readers` in reverse finishing order.
+    let mut seen = vec![false; n];
+    let mut finished = Vec::with_capacity(n);
+    for root in (0..n).filter(|&i| stuck[i]) {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((node, edge)) = stack.last_mut() {
+            let node = *node;
+            if let Some(&next) = deps[node].get(*edge) {
+                *edge += 1;
+                if stuck[next] && !seen[next] {
+                    seen[next] = true;
+                    stack.push((next, 0));
+                }
+            } else {
+                finished.push(node);
+                stack.pop();
+            }
+        }
+    }
+    let mut component = vec![usize::MAX; n];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &root in finished.iter().rev() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        let id = groups.len();
+        let mut members = Vec::new();
+        let mut stack = vec![root];
+        component[root] = id;
+        while let Some(node) = stack.pop() {
+            members.push(node);
+            for &r in &readers[node] {
+                if stuck[r] && component[r] == usize::MAX {
+                    component[r] = id;
+                    stack.push(r);
+                }
+            }
+        }
+        groups.push(members);
+    }
+    let mut found = Vec::new();
+    for (id, members) in groups.iter().enumerate() {
+        let Some(&start) = members.iter().min() else {
+            continue;
+        };
+        if members.len() == 1 && !deps[start].contains(&start) {
+            continue;
+        }
+        // Breadth-first along `deps` inside the group, back to `start`.
+        let mut parent = vec![usize::MAX; n];
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut last = None;
+        'search: while let Some(node) = queue.pop_front() {
+            for &next in &deps[node] {
+                if component[next] != id {
+                    continue;
+                }
+                if next == start {
+                    last = Some(node);
+                    break 'search;
+                }
+                if parent[next] == usize::MAX {
+                    parent[next] = node;
+                    queue.push_back(next);
+                }
+            }
+        }
+        let Some(mut node) = last else { continue };
+        let mut cycle = vec![node];
+        while node != start {
+            node = parent[node];
+            cycle.push(node);
+        }
+        cycle.reverse();
+        found.push(cycle);
+    }
+    found.sort();
+    found
+}
+
+/// The kinds of binding a user gives with the model.
+#[derive(Clone, Copy)]
+enum Binding {
+    Dims,
+    Inputs,
+    Free,
+}
+
+/// The option as the user spells it in their front end, for messages.
+fn option_name(frontend: &Frontend, binding: Binding) -> &'static str {
+    match (frontend, binding) {
+        (Frontend::Macro { .. }, Binding::Dims) => "`dims`",
+        (Frontend::Macro { .. }, Binding::Inputs) => "`inputs`",
+        (Frontend::Macro { .. }, Binding::Free) => "`free`",
+        (Frontend::Builder, Binding::Dims) => "`Builder::dim`",
+        (Frontend::Builder, Binding::Inputs) => "`Builder::input`",
+        (Frontend::Builder, Binding::Free) => "`Builder::free`",
+        (Frontend::Cli, Binding::Dims) => "`--dims`",
+        (Frontend::Cli, Binding::Inputs) => "`--inputs`",
+        (Frontend::Cli, Binding::Free) => "`--free`",
+        (Frontend::Library, Binding::Dims) => "`Options::dim`",
+        (Frontend::Library, Binding::Inputs) => "`Options::input`",
+        (Frontend::Library, Binding::Free) => "`Options::free`",
+    }
+}
+
+/// A command-line argument `NAME=VALUE`, quoted for a shell when the name needs it.
+fn shell_arg(name: &str, value: &str) -> String {
+    let arg = format!("{name}={value}");
+    if arg
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_-.,=:/+".contains(c))
+    {
+        arg
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
+}
+
+/// Where and how to bind symbolic dimensions, in the front end's own syntax: the bindings are
+/// `(name, size)` pairs, sizes as written.
+fn dims_fix(options: &Options, bindings: &[(String, String)]) -> String {
+    match &options.frontend {
+        Frontend::Macro { path } => {
+            let list: Vec<String> = bindings
+                .iter()
+                .map(|(n, v)| format!("{} = {v}", dim_key(n)))
+                .collect();
+            format!(
+                "in the macro call's block form: `mod {} = {path:?} {{ dims: {{ {} }} }}`",
+                options.module_name,
+                list.join(", ")
+            )
+        }
+        Frontend::Builder => {
+            let calls: Vec<String> = bindings
+                .iter()
+                .map(|(n, v)| format!(".dim({n:?}, {v})"))
+                .collect();
+            format!("in the build script: `{}`", calls.join(""))
+        }
+        Frontend::Cli => {
+            let args: Vec<String> = bindings
+                .iter()
+                .map(|(n, v)| format!("--dims {}", shell_arg(n, v)))
+                .collect();
+            format!("on the command line: `{}`", args.join(" "))
+        }
+        Frontend::Library => {
+            let calls: Vec<String> = bindings
+                .iter()
+                .map(|(n, v)| format!(".dim({n:?}, {v})"))
+                .collect();
+            format!("with `Options::dim`: `{}`", calls.join(""))
+        }
+    }
+}
+
+/// Where and how to freeze a graph input to constant values, in the front end's own syntax.
+fn input_fix(options: &Options, name: &str, values: &[i64]) -> String {
+    let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    let list = list.join(", ");
+    match &options.frontend {
+        Frontend::Macro { path } => format!(
+            "in the macro call's block form: `mod {} = {path:?} {{ inputs: {{ {} = [{list}] }} }}`",
+            options.module_name,
+            dim_key(name)
+        ),
+        Frontend::Builder => format!("in the build script: `.input({name:?}, [{list}])`"),
+        Frontend::Cli => format!(
+            "on the command line: `--inputs {}`",
+            shell_arg(name, &list.replace(' ', ""))
+        ),
+        Frontend::Library => {
+            let scalars: Vec<String> = values.iter().map(|v| format!("Scalar::Int({v})")).collect();
+            format!(
+                "with `Options::input`: `.input({name:?}, vec![{}])`",
+                scalars.join(", ")
+            )
+        }
+    }
+}
+
+/// Levenshtein distance between two strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == cb {
+                diagonal
+            } else {
+                1 + diagonal.min(above).min(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The candidate most likely meant by a misspelled `name`: the closest by edit distance (ignoring
+/// case) when it is close enough to be a typo, or one that `name` extends or abbreviates
+/// (`batchsize` for `batch`). `None` when nothing is close.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        if candidate == name || candidate.is_empty() {
+            continue;
+        }
+        let other = candidate.to_lowercase();
+        let distance = edit_distance(&lower, &other);
+        let longest = lower.chars().count().max(other.chars().count());
+        let shortest = lower.chars().count().min(other.chars().count());
+        let affix = shortest >= 3
+            && (lower.starts_with(&other)
+                || other.starts_with(&lower)
+                || lower.ends_with(&other)
+                || other.ends_with(&lower));
+        let close = distance <= (longest / 3).max(1) || affix;
+        if close && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// `; did you mean "NAME"?` for the closest candidate, or nothing.
+fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(name, candidates).map_or(String::new(), |c| format!("; did you mean {c:?}?"))
+}
+
+/// An op type as written in messages, `DOMAIN::OP` outside the default domain. A name that is not
+/// a plain word (control characters, quotes, spaces) is quoted and escaped, so that a model cannot
+/// write terminal escapes or fake lines into the compiler's output.
+fn qualified_op(domain: &str, op_type: &str) -> String {
+    let plain = |s: &str| {
+        if !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        {
+            s.to_string()
+        } else {
+            format!("{s:?}")
+        }
+    };
+    if domain.is_empty() {
+        plain(op_type)
+    } else {
+        format!("{}::{}", plain(domain), plain(op_type))
+    }
+}
+
+/// A node as the user's model names it, before its version is known: `node 3 "top1" (ArgMax)`.
+fn short_node(index: usize, proto: &NodeProto) -> String {
+    let op = qualified_op(normalize_domain(&proto.domain), &proto.op_type);
+    if proto.name.is_empty() {
+        format!("node {index} (unnamed, {op})")
+    } else {
+        format!("node {index} {:?} ({op})", proto.name)
     }
 }
 
@@ -951,15 +1454,30 @@ fn constant_value(a: &onnx::AttributeProto, node: &str) -> Result<Tensor, String
 }
 
 /// Converts the user's literals for a frozen graph input to a constant tensor.
-fn freeze(name: &str, dtype: DType, shape: &[usize], values: &[Scalar]) -> Result<Tensor, Error> {
+/// `option` is how the user spells the binding (`` `inputs` ``), for messages.
+fn freeze(
+    name: &str,
+    dtype: DType,
+    shape: &[usize],
+    values: &[Scalar],
+    option: &str,
+) -> Result<Tensor, Error> {
     let blame = Blame::Input(name.to_string());
     let numel: usize = shape.iter().product();
     if values.len() != numel {
+        let given = match values.len() {
+            1 => "1 value".to_string(),
+            n => format!("{n} values"),
+        };
+        let fix = match numel {
+            0 => "give an empty list, `[]`".to_string(),
+            1 => "give exactly 1 value".to_string(),
+            n => format!("give exactly {n} values, in row-major order"),
+        };
         return Err(Error::with_blame(
             format!(
-                "`inputs` gives {} values for graph input {name:?}, whose shape {shape:?} holds \
-                 {numel}; give exactly {numel} values in row-major order",
-                values.len()
+                "{option} gives {given} for graph input {name:?}, whose shape {shape:?} holds \
+                 {numel}; {fix}"
             ),
             blame,
         ));
@@ -968,7 +1486,7 @@ fn freeze(name: &str, dtype: DType, shape: &[usize], values: &[Scalar]) -> Resul
     for (i, v) in values.iter().enumerate() {
         let bad = |why: &str| {
             Error::with_blame(
-                format!("`inputs`: value {i} for graph input {name:?} ({dtype}) {why}"),
+                format!("{option}: value {i} for graph input {name:?} ({dtype}) {why}"),
                 blame.clone(),
             )
         };
@@ -993,7 +1511,12 @@ fn freeze(name: &str, dtype: DType, shape: &[usize], values: &[Scalar]) -> Resul
                 };
                 bytes.extend(bits.to_le_bytes());
             }
-            (_, Scalar::Float(_)) => return Err(bad("must be an integer")),
+            (_, Scalar::Float(x)) => {
+                let example = if x.is_finite() { x.trunc() as i128 } else { 0 };
+                return Err(bad(&format!(
+                    "must be an integer, but it is {x:?}; write an integer, e.g. {example}"
+                )));
+            }
             (_, Scalar::Int(x)) => {
                 let ok = match dtype {
                     DType::I8 => i8::try_from(x).is_ok(),

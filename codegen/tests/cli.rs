@@ -56,13 +56,16 @@ fn errors_go_to_stderr_with_failure_status() {
     assert_eq!(code, 1);
     assert!(out.is_empty());
     assert!(
-        err.contains("error: the model has unbound symbolic dimensions: \"batch\""),
+        err.contains("error: the model has an unbound symbolic dimension: \"batch\""),
         "{err}"
     );
     assert!(
         err.contains("takes its axes from graph input \"axes\""),
         "{err}"
     );
+    // The fixes are spelled as command-line options.
+    assert!(err.contains("`--dims batch=1`"), "{err}");
+    assert!(err.contains("`--inputs axes=1`"), "{err}");
 
     let (code, _, err) = cli(&["emit", "no/such.onnx"]);
     assert_eq!(code, 1);

@@ -4,6 +4,7 @@
 mod common;
 use common::*;
 use onnx_aot_codegen::onnx::data_type::*;
+use onnx_aot_codegen::options::Frontend;
 use onnx_aot_codegen::{analyze, Blame, Errors, Options, Scalar};
 
 fn errors_of(m: &onnx_aot_codegen::onnx::ModelProto, options: &Options) -> Errors {
@@ -269,7 +270,7 @@ fn symbolic_dims_must_be_bound() {
         &[
             "\"batch\" (used by graph input \"x\")",
             "\"classes\"",
-            "dims: { batch = 1, classes = 1 }",
+            "give each a size with `Options::dim`: `.dim(\"batch\", 1).dim(\"classes\", 1)`",
         ],
     );
     let g = analyze(
@@ -315,7 +316,7 @@ fn input_bindings() {
         &[
             "ReduceMax-18",
             "graph input \"axes\"",
-            "inputs: { axes = [1] }",
+            "`.input(\"axes\", vec![Scalar::Int(1)])`",
         ],
     );
 
@@ -473,4 +474,449 @@ fn several_errors_are_collected() {
     );
     let errs = errors_of(&m, &Options::default());
     assert_eq!(errs.len(), 2, "{errs}");
+}
+
+fn macro_options(module: &str, path: &str) -> Options {
+    Options::new(module).frontend(Frontend::Macro {
+        path: path.to_string(),
+    })
+}
+
+#[test]
+fn readers_of_rejected_nodes_get_no_follow_on_error() {
+    // Each way of rejecting node 0 before ordering; node 1 reads its output "p".
+    let relu = || node("Relu", "relu1", &["x"], &["p"], vec![]);
+    let mut foreign = node("ArgMax", "custom", &["x"], &["p"], vec![]);
+    foreign.domain = "com.example".into();
+    let mut unimported = node("Hardmax", "onehot", &["x"], &["p"], vec![]);
+    unimported.domain = "onnx_aot".into();
+    let cases: Vec<(onnx_aot_codegen::onnx::NodeProto, &str)> = vec![
+        (relu(), "does not support"),
+        (foreign, "which onnx-aot does not know"),
+        (unimported, "does not import"),
+    ];
+    for (first, expected) in cases {
+        let m = model(
+            13,
+            vec![
+                first,
+                node("ArgMax", "top1", &["p"], &["y"], vec![attr_int("axis", 1)]),
+            ],
+            vec![vi("x", FLOAT, &n(&[2, 3]))],
+            vec![output("y")],
+        );
+        let errs = errors_of(&m, &Options::default());
+        assert_eq!(errs.len(), 1, "{errs}");
+        assert_has(&errs.to_string(), &[expected]);
+    }
+    // No version of the op under the imported opset (onnx_aot opset 0, reported as unknown too).
+    let mut aot = node("Hardmax", "onehot", &["x"], &["p"], vec![]);
+    aot.domain = "onnx_aot".into();
+    let mut m = model(
+        13,
+        vec![aot, node("ArgMax", "top1", &["p"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![output("y")],
+    );
+    m.opset_import
+        .push(onnx_aot_codegen::onnx::OperatorSetIdProto {
+            domain: "onnx_aot".into(),
+            version: 0,
+        });
+    let e = message(&m);
+    assert_has(
+        &e,
+        &["has no version of this op", "import opset 1 or later"],
+    );
+    assert!(!e.contains("nothing produces"), "{e}");
+    // The reader's own mistakes are still reported.
+    let m = model(
+        13,
+        vec![
+            relu(),
+            node(
+                "ArgMax",
+                "top1",
+                &["p"],
+                &["y"],
+                vec![attr_int("keepdim", 0)],
+            ),
+        ],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![output("y")],
+    );
+    let e = message(&m);
+    assert_has(&e, &["Relu", "unknown attribute `keepdim`"]);
+    assert!(!e.contains("nothing produces"), "{e}");
+    // A value that really is produced by nothing is still reported.
+    let m = model(
+        13,
+        vec![relu(), node("ArgMax", "top1", &["q"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![output("y")],
+    );
+    assert_has(&message(&m), &["reads \"q\", which nothing produces"]);
+    // Axes computed by a rejected node: no follow-on error either.
+    let m = model(
+        18,
+        vec![
+            node("Shape", "shape", &["x"], &["axes"], vec![]),
+            node("ReduceMax", "r", &["x", "axes"], &["y"], vec![]),
+        ],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![output("y")],
+    );
+    let errs = errors_of(&m, &Options::default());
+    assert_eq!(errs.len(), 1, "{errs}");
+}
+
+#[test]
+fn bad_input_bindings_cause_no_follow_on_error() {
+    let m = model(
+        18,
+        vec![node("ReduceMax", "r", &["x", "axes"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &n(&[2, 3])), vi("axes", INT64, &n(&[1]))],
+        vec![output("y")],
+    );
+    for (values, expected) in [
+        (
+            vec![Scalar::Int(1), Scalar::Int(0)],
+            "gives 2 values for graph input \"axes\", whose shape [1] holds 1; give exactly 1 \
+             value",
+        ),
+        (
+            vec![Scalar::Float(1.5)],
+            "must be an integer, but it is 1.5; write an integer, e.g. 1",
+        ),
+    ] {
+        let errs = errors_of(&m, &Options::default().input("axes", values));
+        assert_eq!(errs.len(), 1, "{errs}");
+        let e = errs.iter().next().unwrap();
+        assert_eq!(e.blame, Blame::Input("axes".into()));
+        assert_has(&e.message, &[expected]);
+    }
+    let two = model(
+        18,
+        vec![node("ReduceMax", "r", &["x", "axes"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &n(&[2, 3])), vi("axes", INT64, &n(&[2]))],
+        vec![output("y")],
+    );
+    let errs = errors_of(
+        &two,
+        &Options::default().input("axes", vec![Scalar::Int(1)]),
+    );
+    assert_has(
+        &errs.to_string(),
+        &[
+            "gives 1 value for",
+            "give exactly 2 values, in row-major order",
+        ],
+    );
+}
+
+#[test]
+fn a_cycle_is_reported_without_its_downstream_nodes() {
+    let m = model(
+        13,
+        vec![
+            node("Identity", "first", &["b"], &["a"], vec![]),
+            node("Identity", "second", &["a"], &["b"], vec![]),
+            node("ReduceMax", "rowmax", &["b"], &["y"], vec![]),
+        ],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![output("y")],
+    );
+    let errs = errors_of(&m, &Options::default());
+    assert_eq!(errs.len(), 1, "{errs}");
+    assert_eq!(
+        errs.iter().next().unwrap().message,
+        "the graph has a cycle: node 0 \"first\" (Identity-13, opset 13) reads \"b\" from node 1 \
+         \"second\" (Identity-13, opset 13), which reads \"a\" from node 0 \"first\"; an ONNX \
+         graph must be acyclic: check these nodes' input names"
+    );
+
+    // A node reading its own output; and two separate cycles, each reported once, with a node
+    // between them that is on neither.
+    let m = model(
+        13,
+        vec![
+            node("Identity", "self", &["s"], &["s"], vec![]),
+            node("Identity", "c1", &["x", "d"], &["c"], vec![]),
+            node("Identity", "d1", &["c"], &["d"], vec![]),
+            node("Identity", "between", &["d"], &["e"], vec![]),
+            node("Identity", "f1", &["e", "g"], &["f"], vec![]),
+            node("Identity", "g1", &["f"], &["g"], vec![]),
+        ],
+        vec![vi("x", FLOAT, &n(&[2]))],
+        vec![output("g")],
+    );
+    let e = message(&m);
+    let cycles: Vec<&str> = e.lines().filter(|l| l.contains("cycle")).collect();
+    assert_eq!(cycles.len(), 3, "{e}");
+    assert_has(
+        &e,
+        &[
+            "node 0 \"self\" (Identity-13, opset 13) reads \"s\" from itself",
+            "node 1 \"c1\" (Identity-13, opset 13) reads \"d\" from node 2 \"d1\"",
+            "node 4 \"f1\" (Identity-13, opset 13) reads \"g\" from node 5 \"g1\"",
+        ],
+    );
+    assert!(!e.contains("between"), "{e}");
+}
+
+#[test]
+fn fixes_are_spelled_for_the_frontend() {
+    let dims = model(
+        13,
+        vec![node("ArgMax", "a", &["x"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &[D::P("batch"), D::N(3)])],
+        vec![output("y")],
+    );
+    let axes = model(
+        18,
+        vec![node("ReduceMax", "r", &["x", "axes"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &n(&[2, 3])), vi("axes", INT64, &n(&[1]))],
+        vec![output("y")],
+    );
+    let cases = [
+        (
+            macro_options("top1", "models/top1.onnx"),
+            "give it a size in the macro call's block form: \
+             `mod top1 = \"models/top1.onnx\" { dims: { batch = 1 } }`",
+            "`mod top1 = \"models/top1.onnx\" { inputs: { axes = [1] } }`",
+        ),
+        (
+            Options::new("top1").frontend(Frontend::Builder),
+            "give it a size in the build script: `.dim(\"batch\", 1)`",
+            "in the build script: `.input(\"axes\", [1])`",
+        ),
+        (
+            Options::new("top1").frontend(Frontend::Cli),
+            "give it a size on the command line: `--dims batch=1`",
+            "on the command line: `--inputs axes=1`",
+        ),
+        (
+            Options::new("top1"),
+            "give it a size with `Options::dim`: `.dim(\"batch\", 1)`",
+            "with `Options::input`: `.input(\"axes\", vec![Scalar::Int(1)])`",
+        ),
+    ];
+    for (options, dims_fix, axes_fix) in cases {
+        assert_has(
+            &errors_of(&dims, &options).to_string(),
+            &["an unbound symbolic dimension: \"batch\"", dims_fix],
+        );
+        assert_has(&errors_of(&axes, &options).to_string(), &[axes_fix]);
+    }
+    // The binding names follow the frontend too.
+    let e = errors_of(
+        &dims,
+        &Options::new("m").frontend(Frontend::Cli).dim("batsh", 1),
+    );
+    assert_has(
+        &e.to_string(),
+        &["`--dims` binds \"batsh\"", "did you mean \"batch\"?"],
+    );
+    let e = errors_of(&dims, &macro_options("m", "m.onnx").dim("batsh", 1));
+    assert_has(&e.to_string(), &["`dims` binds \"batsh\""]);
+}
+
+#[test]
+fn declared_shape_mismatch_mentions_bound_dims_only_when_bound() {
+    let fixed = model(
+        13,
+        vec![node(
+            "ArgMax",
+            "a",
+            &["x"],
+            &["y"],
+            vec![attr_int("keepdims", 0)],
+        )],
+        vec![vi("x", FLOAT, &n(&[2, 3]))],
+        vec![vi("y", INT64, &n(&[2]))],
+    );
+    let e = message(&fixed);
+    assert_has(&e, &["fix the declared shape in the model"]);
+    assert!(!e.contains("bound"), "{e}");
+    let symbolic = model(
+        13,
+        vec![node(
+            "ArgMax",
+            "a",
+            &["x"],
+            &["y"],
+            vec![attr_int("keepdims", 0)],
+        )],
+        vec![vi("x", FLOAT, &[D::P("batch"), D::N(3)])],
+        vec![vi("y", INT64, &[D::P("batch"), D::N(1)])],
+    );
+    let e = errors_of(&symbolic, &macro_options("m", "m.onnx").dim("batch", 4)).to_string();
+    assert_has(
+        &e,
+        &["fix the declared shape in the model (or the size bound with `dims`: batch = 4)"],
+    );
+}
+
+#[test]
+fn misspelled_names_get_a_suggestion() {
+    use onnx_aot_codegen::load::closest;
+    assert_eq!(closest("axis", ["x", "axes"]), Some("axes"));
+    assert_eq!(closest("batchsize", ["batch", "classes"]), Some("batch"));
+    assert_eq!(closest("Batch", ["batch"]), Some("batch"));
+    assert_eq!(closest("dim", ["dims", "inputs", "free"]), Some("dims"));
+    assert_eq!(closest("logits", ["x", "axes"]), None);
+    assert_eq!(closest("x", ["y"]), Some("y"), "one edit is always close");
+    assert_eq!(closest("ab", ["xy"]), None);
+
+    let m = model(
+        18,
+        vec![node("ReduceMax", "r", &["x", "axes"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &n(&[2, 3])), vi("axes", INT64, &n(&[1]))],
+        vec![output("y")],
+    );
+    let errs = errors_of(&m, &Options::default().input("axis", vec![Scalar::Int(1)]));
+    assert_has(&errs.to_string(), &["did you mean \"axes\"?"]);
+    let errs = errors_of(
+        &m,
+        &Options::default().input("weights", vec![Scalar::Int(1)]),
+    );
+    assert!(!errs.to_string().contains("did you mean"), "{errs}");
+
+    let e = message(&single(
+        13,
+        "ArgMax",
+        FLOAT,
+        &[2],
+        vec![attr_int("keepdim", 0)],
+    ));
+    assert_has(
+        &e,
+        &["unknown attribute `keepdim` (did you mean `keepdims`?)"],
+    );
+
+    // `free` suggests only the inputs it can free, and is blamed on the name in `free`.
+    let mut m = model(
+        11,
+        vec![node("ReduceMax", "r", &["w"], &["y"], vec![])],
+        vec![vi("w", INT64, &n(&[3]))],
+        vec![output("y")],
+    );
+    m.graph
+        .as_mut()
+        .unwrap()
+        .initializer
+        .push(i64_tensor("w", &[4, -2, 9]));
+    let errs = errors_of(&m, &macro_options("m", "m.onnx").free("ww"));
+    let e = errs.iter().next().unwrap();
+    assert_eq!(e.blame, Blame::Free("ww".into()));
+    assert_has(&e.message, &["`free` names \"ww\"", "did you mean \"w\"?"]);
+}
+
+#[test]
+fn domain_messages_say_how_to_fix_them() {
+    let mut m = single(13, "Hardmax", FLOAT, &[2, 3], vec![]);
+    m.graph.as_mut().unwrap().node[0].domain = "onnx_aot".into();
+    assert_has(
+        &message(&m),
+        &[
+            "node 0 \"the_node\" (onnx_aot::Hardmax) uses domain \"onnx_aot\", which the model \
+             does not import",
+            "add an opset_import entry for domain \"onnx_aot\" version 1",
+            "helper.make_opsetid(\"onnx_aot\", 1)",
+        ],
+    );
+
+    let mut m = single(13, "ArgMax", FLOAT, &[2, 3], vec![]);
+    m.graph.as_mut().unwrap().node[0].domain = "com.example".into();
+    m.opset_import
+        .push(onnx_aot_codegen::onnx::OperatorSetIdProto {
+            domain: "com.example".into(),
+            version: 1,
+        });
+    let e = message(&m);
+    assert_has(
+        &e,
+        &[
+            "node 0 \"the_node\" (com.example::ArgMax) is in domain \"com.example\", which \
+             onnx-aot does not know;",
+            "the default domain (\"\" or \"ai.onnx\") and of \"onnx_aot\"",
+            "ArgMax is in the default domain (\"\"): if that is the op meant, set the node's \
+             domain to it",
+        ],
+    );
+    assert!(!e.contains("does not import"), "{e}");
+}
+
+#[test]
+fn attribute_and_axis_errors_say_how_to_fix_them() {
+    let mut bad = attr_int("axis", 0);
+    bad.r#type = onnx_aot_codegen::onnx::attribute_type::FLOAT;
+    bad.f = 1.0;
+    let e = message(&single(13, "ArgMax", FLOAT, &[2, 3], vec![bad]));
+    assert_has(
+        &e,
+        &[
+            "`axis` has type FLOAT, but it must be INT; write it as an integer, e.g. axis=1, not \
+           axis=1.0",
+        ],
+    );
+    let mut bad = attr_ints("axes", &[]);
+    bad.r#type = onnx_aot_codegen::onnx::attribute_type::INT;
+    bad.i = 1;
+    let e = message(&single(13, "ReduceMax", FLOAT, &[2, 3], vec![bad]));
+    assert_has(
+        &e,
+        &["must be INTS; write it as a list of integers, e.g. axes=[1], not axes=1"],
+    );
+    let e = message(&single(
+        13,
+        "ArgMax",
+        FLOAT,
+        &[2, 0],
+        vec![attr_int("axis", 1)],
+    ));
+    assert_has(
+        &e,
+        &["give axis 1 a non-zero size in the model, or reduce over another axis"],
+    );
+}
+
+#[test]
+fn a_long_cycle_is_shortened() {
+    let count = 50;
+    let nodes = (0..count)
+        .map(|i| {
+            let from = format!("v{}", (i + 1) % count);
+            let to = format!("v{i}");
+            node("Identity", &format!("n{i}"), &[&from], &[&to], vec![])
+        })
+        .collect();
+    let m = model(
+        13,
+        nodes,
+        vec![vi("x", FLOAT, &n(&[2]))],
+        vec![output("v0")],
+    );
+    let e = message(&m);
+    assert_has(
+        &e,
+        &[
+            "node 0 \"n0\" (Identity-13, opset 13) reads \"v1\" from node 1 \"n1\"",
+            "reads \"v6\" from node 6 \"n6\" (Identity-13, opset 13), and so on around 50 nodes, \
+             to node 49 \"n49\" (Identity-13, opset 13), which reads \"v0\" from node 0 \"n0\";",
+        ],
+    );
+    assert!(!e.contains("\"n7\""), "{e}");
+}
+
+#[test]
+fn op_types_and_domains_are_escaped_in_messages() {
+    let mut m = single(13, "evil\n\u{1b}[2J", FLOAT, &[2], vec![]);
+    let e = message(&m);
+    assert_has(&e, &["node 0 \"the_node\": \"evil\\n\\u{1b}[2J\""]);
+    assert!(!e.contains('\u{1b}'), "{e:?}");
+    m.graph.as_mut().unwrap().node[0].domain = "x\ny".into();
+    let e = message(&m);
+    assert_has(&e, &["(\"x\\ny\"::\"evil\\n\\u{1b}[2J\")"]);
+    assert!(!e.contains('\u{1b}') && !e.contains("x\ny"), "{e:?}");
 }

@@ -264,7 +264,8 @@ fn initializers_listed_as_inputs_are_constants_unless_freed() {
     let e = analyze(&bytes(&m), &Options::default().free("v"))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("`free` names \"v\""), "{e}");
+    assert!(e.contains("`Options::free` names \"v\""), "{e}");
+    assert!(e.contains("did you mean \"w\"?"), "{e}");
 }
 
 #[test]

@@ -104,6 +104,49 @@ fn parse_scalars(input: ParseStream, out: &mut Vec<Scalar>) -> syn::Result<()> {
     Ok(())
 }
 
+/// What to write instead of a visibility that is not one.
+const VISIBILITIES: &str = "write `pub`, `pub(crate)`, `pub(super)` or nothing before `mod`";
+
+/// Rejects what looks like a misspelled visibility before `mod`, spanned on it: a word such as
+/// `public` (which Rust would read as no visibility followed by a stray word), or `pub(...)` with
+/// something other than `crate`, `self`, `super` or `in PATH` in the parentheses (which syn reads
+/// as `pub` followed by a stray group).
+fn check_visibility(input: ParseStream, vis: &Visibility) -> syn::Result<()> {
+    use quote::ToTokens;
+    if input.peek(syn::token::Paren) && matches!(vis, Visibility::Public(_)) {
+        let group: proc_macro2::Group = input.parse()?;
+        let inner = group.stream().to_string();
+        let written = format!("pub({inner})");
+        let suggestion = onnx_aot_codegen::load::closest(&inner, ["crate", "super", "self"])
+            .map_or(String::new(), |c| format!(" (did you mean `pub({c})`?)"));
+        let mut tokens = vis.to_token_stream();
+        tokens.extend(group.into_token_stream());
+        return Err(syn::Error::new_spanned(
+            tokens,
+            format!("`{written}` is not a visibility{suggestion}; {VISIBILITIES}"),
+        ));
+    }
+    if matches!(vis, Visibility::Inherited) && !input.peek(Token![mod]) {
+        // A word, then `mod`: the word stands where a visibility goes.
+        let fork = input.fork();
+        if let Ok(word) = fork.call(<Ident as syn::ext::IdentExt>::parse_any) {
+            if fork.peek(Token![mod]) {
+                let lower = word.to_string().to_lowercase();
+                let suggestion = if lower == "crate" || lower == "internal" {
+                    " (did you mean `pub(crate)`?)"
+                } else {
+                    ""
+                };
+                return Err(syn::Error::new(
+                    word.span(),
+                    format!("`{word}` is not a visibility{suggestion}; {VISIBILITIES}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Parse for ModelArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let attrs = input.call(Attribute::parse_outer)?;
@@ -113,6 +156,7 @@ impl Parse for ModelArgs {
                 "expected a visibility (`pub`, `pub(crate)`) or `mod`",
             )
         })?;
+        check_visibility(input, &vis)?;
         if !input.peek(Token![mod]) {
             return Err(input.error(
                 "expected `mod NAME = \"path/to/model.onnx\"`, e.g. \
@@ -169,11 +213,15 @@ impl Parse for ModelArgs {
                     continue;
                 }
                 if !["dims", "inputs"].contains(&key_name.as_str()) {
+                    let suggestion =
+                        onnx_aot_codegen::load::closest(&key_name, ["dims", "inputs", "free"])
+                            .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
                     return Err(syn::Error::new(
                         key.span(),
                         format!(
-                            "unknown option `{key_name}`; the options are `dims: {{ NAME = SIZE }}`, \
-                             `inputs: {{ NAME = [VALUES] }}` and `free: [NAME]`"
+                            "unknown option `{key_name}`{suggestion}; the options are \
+                             `dims: {{ NAME = SIZE }}`, `inputs: {{ NAME = [VALUES] }}` and \
+                             `free: [NAME]`"
                         ),
                     ));
                 }
