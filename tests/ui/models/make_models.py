@@ -190,3 +190,33 @@ save(
     [tensor("x", F, [2, 3])],
     [tensor("label", I64, [2]), tensor("m", F, [3]), tensor("onehot", F, [2, 3])],
 )
+
+# ReduceMax-18 whose axes are an initializer that the graph also lists as an input (the IR < 4
+# style): a constant that `free: [axes]` can turn into a run-time input.
+save(
+    "axes_initializer",
+    [helper.make_node("ReduceMax", ["x", "axes"], ["m"], name="rowmax", keepdims=0)],
+    [tensor("x", F, [2, 3]), tensor("axes", I64, [1])],
+    [tensor("m", F, [2])],
+    opset=18,
+    initializer=[helper.make_tensor("axes", I64, [1], [1])],
+)
+
+# As domain_not_imported, with an ArgMax reading the Hardmax's output.
+save(
+    "domain_not_imported_chain",
+    [
+        helper.make_node("Hardmax", ["x"], ["y"], name="onehot", domain="onnx_aot", axes=[0, 1]),
+        helper.make_node("ArgMax", ["y"], ["label"], name="top1", axis=1, keepdims=0),
+    ],
+    [tensor("x", F, [2, 3])],
+    [tensor("label", I64, [2])],
+)
+
+# Symbolic batch and classes dimensions.
+save(
+    "two_dims",
+    [helper.make_node("ArgMax", ["x"], ["label"], name="top1", axis=1, keepdims=0)],
+    [tensor("x", F, ["batch", "classes"])],
+    [tensor("label", I64, ["batch"])],
+)
