@@ -204,6 +204,8 @@ macro_rules! generated {
 /// vectorizes without reassociating anything (16 lanes for f32: more gain nothing here).
 struct Streaming(Data);
 
+// Not inlined: inlined into `Streaming::run`, the u8 lanes were kept in memory (4x slower).
+#[inline(never)]
 fn max_fold_f32(x: &[f32]) -> f32 {
     const LANES: usize = 16;
     let mut acc = [f32::NEG_INFINITY; LANES];
@@ -220,6 +222,7 @@ fn max_fold_f32(x: &[f32]) -> f32 {
 }
 
 /// The same in 64 lanes (a plain `fold(0, u8::max)` is about 25% slower here).
+#[inline(never)]
 fn max_fold_u8(x: &[u8]) -> u8 {
     const LANES: usize = 64;
     let mut acc = [0u8; LANES];
