@@ -20,6 +20,9 @@ use crate::tensor::{checked_numel, tensor_from_proto};
 /// size bound on 64-bit targets (smaller targets reject large arrays when the code compiles).
 pub const MAX_TENSOR_BYTES: u128 = 1 << 61;
 
+/// The highest rank a tensor may have (each dimension is one level of nested arrays).
+pub const MAX_RANK: usize = 64;
+
 /// Decodes and checks a model, returning its graph or every error found.
 pub fn load(bytes: &[u8], options: &Options) -> Result<Graph, Errors> {
     let model = decode(bytes, &options.source_name)?;
@@ -281,6 +284,15 @@ impl<'o> Loader<'o> {
             ));
             return None;
         };
+        if shape.dim.len() > MAX_RANK {
+            self.errors.model(format!(
+                "{what} has rank {}, beyond the {MAX_RANK} dimensions onnx-aot supports (tensors \
+                 become nested arrays, one level per dimension); reshape the model to fewer \
+                 dimensions",
+                shape.dim.len()
+            ));
+            return None;
+        }
         let mut dims = Vec::with_capacity(shape.dim.len());
         let mut complete = true;
         for (i, d) in shape.dim.iter().enumerate() {
@@ -807,14 +819,30 @@ impl<'o> Loader<'o> {
                 }
             }
         }
+        // Indegrees over kept producers; a min-heap of ready nodes keeps file order among them.
         let mut done = vec![false; pending.len()];
         let mut order = Vec::new();
-        loop {
-            let next = (0..pending.len())
-                .find(|&i| keep[i] && !done[i] && deps[i].iter().all(|&j| done[j] || !keep[j]));
-            let Some(i) = next else { break };
+        let mut waiting: Vec<usize> = vec![0; pending.len()];
+        let mut readers: Vec<Vec<usize>> = vec![Vec::new(); pending.len()];
+        for (i, ds) in deps.iter().enumerate() {
+            for &j in ds.iter().filter(|&&j| keep[j]) {
+                waiting[i] += 1;
+                readers[j].push(i);
+            }
+        }
+        let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<usize>> = (0..pending.len())
+            .filter(|&i| keep[i] && waiting[i] == 0)
+            .map(std::cmp::Reverse)
+            .collect();
+        while let Some(std::cmp::Reverse(i)) = ready.pop() {
             done[i] = true;
             order.push(i);
+            for &r in &readers[i] {
+                waiting[r] -= 1;
+                if waiting[r] == 0 && keep[r] {
+                    ready.push(std::cmp::Reverse(r));
+                }
+            }
         }
         let stuck: Vec<bool> = (0..pending.len()).map(|i| keep[i] && !done[i]).collect();
         for cycle in cycles(&deps, &stuck) {

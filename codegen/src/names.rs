@@ -44,15 +44,22 @@ pub fn sanitize(name: &str) -> String {
 /// Sanitized names for a list of ONNX names, made unique in order: a later name that collides
 /// with an earlier one gets `_2`, `_3`, ... (deterministic for a given list).
 pub fn unique(names: &[&str]) -> Vec<String> {
-    let mut taken = std::collections::BTreeSet::new();
+    let mut taken = std::collections::HashSet::new();
+    // The next suffix to try for each base, so that many equal names stay linear.
+    let mut next: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut out = Vec::with_capacity(names.len());
     for name in names {
         let base = sanitize(name);
         let mut candidate = base.clone();
-        let mut n = 2;
-        while taken.contains(&candidate) {
-            candidate = format!("{base}_{n}");
-            n += 1;
+        if taken.contains(&candidate) {
+            let n = next.entry(base.clone()).or_insert(2);
+            loop {
+                candidate = format!("{base}_{n}");
+                *n += 1;
+                if !taken.contains(&candidate) {
+                    break;
+                }
+            }
         }
         taken.insert(candidate.clone());
         out.push(candidate);
