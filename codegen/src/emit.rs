@@ -414,6 +414,12 @@ impl<'g> Emitter<'g> {
         let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
         let scratch_bytes = lit_usize(self.memory.bytes());
         let scratch_docs = self.scratch_docs();
+        // A model without intermediates has an empty `Scratch`: mark the parameter as used.
+        let no_scratch = if scratch.is_empty() {
+            quote!(let _ = scratch;)
+        } else {
+            quote!()
+        };
         let consts = self.constants();
         let body = self.run_body();
         let node_fns: Vec<TokenStream> = g
@@ -501,6 +507,7 @@ impl<'g> Emitter<'g> {
             /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
             /// no tensor-sized temporary is placed on the stack or the heap.
             pub fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
+                #no_scratch
                 compute(#(#in_views,)* #(#out_views,)* #(scratch.#scratch_names.as_mut_slice(),)*);
             }
 

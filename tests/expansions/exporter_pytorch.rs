@@ -10,6 +10,8 @@
 /// - `author`: onnx-aot tests
 /// - `task`: classification
 ///
+/// Nodes in execution order (Constant nodes are folded into constants):
+///
 /// | node | op | input | output |
 /// | --- | --- | --- | --- |
 /// | 1 `/model/ReduceMax` | ReduceMax-18 | `input.1` FLOAT [2, 3, 4] | `/model/ReduceMax_output_0` FLOAT [2, 3] |
@@ -84,23 +86,70 @@ pub mod exporter_pytorch {
         run_into(inputs, &mut outputs);
         outputs
     }
-    /// Runs the model, writing every output into `outputs`.
+    /// Runs the model, writing every output into `outputs`. Its scratch memory
+    /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
+    /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+        let mut scratch_f32 = ::onnx_aot::bytes::Storage::<f32, 6>::zeroed();
         compute(
             inputs.input_1.as_slice().as_flattened().as_flattened(),
             outputs.output.as_mut_slice(),
             outputs.onehot_out.as_mut_slice().as_flattened_mut(),
+            scratch_f32.as_mut_slice(),
         );
     }
-    /// The model over flat tensors: run-time inputs, then outputs, in graph order.
+    /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
+    /// no tensor-sized temporary is placed on the stack or the heap.
+    pub fn run_with_scratch(
+        inputs: &Inputs,
+        scratch: &mut Scratch,
+        outputs: &mut Outputs,
+    ) {
+        compute(
+            inputs.input_1.as_slice().as_flattened().as_flattened(),
+            outputs.output.as_mut_slice(),
+            outputs.onehot_out.as_mut_slice().as_flattened_mut(),
+            scratch.scratch_f32.as_mut_slice(),
+        );
+    }
+    /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
+    /// overlap share space.
+    pub const SCRATCH_BYTES: usize = 24;
+    /// Scratch memory of the intermediate values, one buffer per element type.
+    ///
+    /// | value | type | shape | buffer | elements |
+    /// | --- | --- | --- | --- | --- |
+    /// | `/model/ReduceMax_output_0` | FLOAT | [2, 3] | `scratch_f32` | 0..6 |
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Scratch {
+        scratch_f32: [f32; 6],
+    }
+    impl Scratch {
+        /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+        pub const fn zeroed() -> Self {
+            Scratch {
+                scratch_f32: [<f32 as ::onnx_aot::Element>::ZERO; 6],
+            }
+        }
+    }
+    /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
+    /// the scratch buffers.
     #[allow(unused_variables, clippy::too_many_arguments)]
-    fn compute(in_input_1: &[f32], out_output: &mut [i64], out_onehot_out: &mut [f32]) {
-        let mut value_2: [f32; 6] = [<f32 as ::onnx_aot::Element>::ZERO; 6];
-        let mut value_3: [f32; 6] = [<f32 as ::onnx_aot::Element>::ZERO; 6];
-        node_1_reduce_max(in_input_1, value_2.as_mut_slice());
-        node_2_identity(value_2.as_slice(), value_3.as_mut_slice());
-        node_3_argmax(value_3.as_slice(), &mut *out_output);
-        node_4_hardmax(value_3.as_slice(), &mut *out_onehot_out);
+    fn compute(
+        in_input_1: &[f32],
+        out_output: &mut [i64],
+        out_onehot_out: &mut [f32],
+        scratch_f32: &mut [f32],
+    ) {
+        if let Some(y) = scratch_f32.get_mut(0..6) {
+            node_1_reduce_max(in_input_1, y);
+        }
+        if let Some(x) = scratch_f32.get(0..6) {
+            node_3_argmax(x, &mut *out_output);
+        }
+        if let Some(x) = scratch_f32.get(0..6) {
+            node_4_hardmax(x, &mut *out_onehot_out);
+        }
     }
     /// Runs the model on raw tensors: inputs and outputs in graph order, elements
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
@@ -131,39 +180,60 @@ pub mod exporter_pytorch {
         ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "input.1")?;
         let mut out_buf_0 = ::onnx_aot::bytes::Storage::<i64, 2>::zeroed();
         let mut out_buf_1 = ::onnx_aot::bytes::Storage::<f32, 6>::zeroed();
-        compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice(), out_buf_1.as_mut_slice());
+        let mut scratch_f32 = ::onnx_aot::bytes::Storage::<f32, 6>::zeroed();
+        compute(
+            in_buf_0.as_slice(),
+            out_buf_0.as_mut_slice(),
+            out_buf_1.as_mut_slice(),
+            scratch_f32.as_mut_slice(),
+        );
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::bytes::encode(out_buf_1.as_slice(), out_1);
         Ok(())
     }
     ::onnx_aot::__if_ndarray! {
-        #[doc = r" The outputs of [`run_ndarray`], as owned arrays."] #[derive(Clone,
-        Debug, PartialEq)] pub struct OutputArrays { #[doc =
-        " ONNX output `output`: INT64 [2]."] pub output : ::onnx_aot::ndarray::ArrayD <
-        i64 >, #[doc = " ONNX output `onehot.out`: FLOAT [2, 3]."] pub onehot_out :
-        ::onnx_aot::ndarray::ArrayD < f32 >, } #[doc =
-        r" Runs the model on ndarray views of any dimensionality and layout (feature"]
-        #[doc =
-        r" `ndarray` of the runtime): shapes are checked at run time, non-contiguous"]
-        #[doc =
-        r" views are copied into row-major order, and the outputs are owned arrays."]
-        #[allow(clippy::too_many_arguments)] pub fn run_ndarray < D0 :
-        ::onnx_aot::ndarray::Dimension > (input_1 : ::onnx_aot::ndarray::ArrayView < '_,
-        f32, D0 >,) -> ::core::result::Result < OutputArrays, ::onnx_aot::nd::NdError > {
-        let in_input_1 = ::onnx_aot::nd::Contiguous::new(input_1, 0, INPUT_NAMES[0],
-        INPUT_SHAPES[0]) ?; let mut out_output = ::onnx_aot::nd::buffer:: < i64 > (2);
-        let mut out_onehot_out = ::onnx_aot::nd::buffer:: < f32 > (6); compute(in_input_1
-        .as_slice(), out_output.as_mut_slice(), out_onehot_out.as_mut_slice(),);
-        Ok(OutputArrays { output : ::onnx_aot::nd::into_array(out_output,
-        OUTPUT_SHAPES[0]) ?, onehot_out : ::onnx_aot::nd::into_array(out_onehot_out,
-        OUTPUT_SHAPES[1]) ?, }) }
+        /// The outputs of [`run_ndarray`], as owned arrays.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct OutputArrays {
+            /// ONNX output `output`: INT64 [2].
+            pub output: ::onnx_aot::ndarray::ArrayD<i64>,
+            /// ONNX output `onehot.out`: FLOAT [2, 3].
+            pub onehot_out: ::onnx_aot::ndarray::ArrayD<f32>,
+        }
+        /// Runs the model on ndarray views of any dimensionality and layout (feature
+        /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
+        /// views are copied into row-major order, and the outputs are owned arrays.
+        #[allow(clippy::too_many_arguments)]
+        pub fn run_ndarray<D0: ::onnx_aot::ndarray::Dimension>(
+            input_1: ::onnx_aot::ndarray::ArrayView<'_, f32, D0>,
+        ) -> ::core::result::Result<OutputArrays, ::onnx_aot::nd::NdError> {
+            let in_input_1 = ::onnx_aot::nd::Contiguous::new(
+                input_1,
+                0,
+                INPUT_NAMES[0],
+                INPUT_SHAPES[0],
+            )?;
+            let mut out_output = ::onnx_aot::nd::buffer::<i64>(2);
+            let mut out_onehot_out = ::onnx_aot::nd::buffer::<f32>(6);
+            let mut scratch_f32 = ::onnx_aot::nd::buffer::<f32>(6);
+            compute(
+                in_input_1.as_slice(),
+                out_output.as_mut_slice(),
+                out_onehot_out.as_mut_slice(),
+                scratch_f32.as_mut_slice(),
+            );
+            Ok(OutputArrays {
+                output: ::onnx_aot::nd::into_array(out_output, OUTPUT_SHAPES[0])?,
+                onehot_out: ::onnx_aot::nd::into_array(out_onehot_out, OUTPUT_SHAPES[1])?,
+            })
+        }
     }
-    /// ONNX node 1 `/model/ReduceMax`: ReduceMax-18 (opset 18), axes [2], keepdims 0, noop_with_empty_axes 0.
+    /// ONNX node 1 `/model/ReduceMax`: ReduceMax-18 (opset 18).
+    /// Attributes as written: keepdims=0; resolved: axes [2], keepdims 0.
     /// Input `input.1`: FLOAT [2, 3, 4]; output `/model/ReduceMax_output_0`: FLOAT [2, 3].
     ///
     /// Plan: reduction over merged runs [keep 6, reduce 4].
     #[inline]
-    #[allow(unused_variables)]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::kernels::fill(
             y,
@@ -171,32 +241,23 @@ pub mod exporter_pytorch {
         );
         ::onnx_aot::kernels::reduce_rows::<f32, ::onnx_aot::Max>(y, x, 4);
     }
-    /// ONNX node 2 `/model/Identity`: Identity-16 (opset 18).
-    /// Input `/model/ReduceMax_output_0`: FLOAT [2, 3]; output `/model/Identity_output_0`: FLOAT [2, 3].
-    ///
-    /// Plan: copy.
-    #[inline]
-    #[allow(unused_variables)]
-    fn node_2_identity(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::kernels::copy(y, x);
-    }
-    /// ONNX node 3 `/model/ArgMax`: ArgMax-13 (opset 18), axis 1, keepdims 0, select_last_index 0.
+    /// ONNX node 3 `/model/ArgMax`: ArgMax-13 (opset 18).
+    /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
     /// Input `/model/Identity_output_0`: FLOAT [2, 3]; output `output`: INT64 [2].
     ///
     /// Plan: arg-reduction over contiguous rows of 3.
     #[inline]
-    #[allow(unused_variables)]
     fn node_3_argmax(x: &[f32], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(3).zip(y.iter_mut()) {
             *y = ::onnx_aot::kernels::arg_row::<f32, ::onnx_aot::Max, false>(x) as i64;
         }
     }
-    /// ONNX node 4 `/model/Hardmax`: Hardmax-13 (opset 18), axes [1].
+    /// ONNX node 4 `/model/Hardmax`: Hardmax-13 (opset 18).
+    /// Attributes as written: axis=-1; resolved: axis 1.
     /// Input `/model/Identity_output_0`: FLOAT [2, 3]; output `onehot.out`: FLOAT [2, 3].
     ///
     /// Plan: hardmax over contiguous rows of 3.
     #[inline]
-    #[allow(unused_variables)]
     fn node_4_hardmax(x: &[f32], y: &mut [f32]) {
         for (x, y) in x.chunks_exact(3).zip(y.chunks_exact_mut(3)) {
             ::onnx_aot::kernels::hardmax_row(x, y);

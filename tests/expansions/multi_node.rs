@@ -2,6 +2,8 @@
 ///
 /// Model: graph `g`; IR version 8; opsets: ai.onnx 13.
 ///
+/// Nodes in execution order (Constant nodes are folded into constants):
+///
 /// | node | op | input | output |
 /// | --- | --- | --- | --- |
 /// | 0 `features` | ReduceMax-13 | `x` FLOAT [4, 3, 5] | `f` FLOAT [4, 3] |
@@ -76,23 +78,80 @@ pub mod multi_node {
         run_into(inputs, &mut outputs);
         outputs
     }
-    /// Runs the model, writing every output into `outputs`.
+    /// Runs the model, writing every output into `outputs`. Its scratch memory
+    /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
+    /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+        let mut scratch_f32 = ::onnx_aot::bytes::Storage::<f32, 16>::zeroed();
         compute(
             inputs.x.as_slice().as_flattened().as_flattened(),
             ::core::slice::from_mut(&mut outputs.label),
             outputs.mask.as_mut_slice().as_flattened_mut(),
+            scratch_f32.as_mut_slice(),
         );
     }
-    /// The model over flat tensors: run-time inputs, then outputs, in graph order.
+    /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
+    /// no tensor-sized temporary is placed on the stack or the heap.
+    pub fn run_with_scratch(
+        inputs: &Inputs,
+        scratch: &mut Scratch,
+        outputs: &mut Outputs,
+    ) {
+        compute(
+            inputs.x.as_slice().as_flattened().as_flattened(),
+            ::core::slice::from_mut(&mut outputs.label),
+            outputs.mask.as_mut_slice().as_flattened_mut(),
+            scratch.scratch_f32.as_mut_slice(),
+        );
+    }
+    /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
+    /// overlap share space.
+    pub const SCRATCH_BYTES: usize = 64;
+    /// Scratch memory of the intermediate values, one buffer per element type.
+    ///
+    /// | value | type | shape | buffer | elements |
+    /// | --- | --- | --- | --- | --- |
+    /// | `f` | FLOAT | [4, 3] | `scratch_f32` | 0..12 |
+    /// | `t` | FLOAT | [4] | `scratch_f32` | 12..16 |
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Scratch {
+        scratch_f32: [f32; 16],
+    }
+    impl Scratch {
+        /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+        pub const fn zeroed() -> Self {
+            Scratch {
+                scratch_f32: [<f32 as ::onnx_aot::Element>::ZERO; 16],
+            }
+        }
+    }
+    /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
+    /// the scratch buffers.
     #[allow(unused_variables, clippy::too_many_arguments)]
-    fn compute(in_x: &[f32], out_label: &mut [i64], out_mask: &mut [f32]) {
-        let mut value_1: [f32; 12] = [<f32 as ::onnx_aot::Element>::ZERO; 12];
-        let mut value_2: [f32; 4] = [<f32 as ::onnx_aot::Element>::ZERO; 4];
-        node_0_reduce_max(in_x, value_1.as_mut_slice());
-        node_1_reduce_min(value_1.as_slice(), value_2.as_mut_slice());
-        node_2_argmax(value_2.as_slice(), &mut *out_label);
-        node_3_hardmax(value_1.as_slice(), &mut *out_mask);
+    fn compute(
+        in_x: &[f32],
+        out_label: &mut [i64],
+        out_mask: &mut [f32],
+        scratch_f32: &mut [f32],
+    ) {
+        if let Some(y) = scratch_f32.get_mut(0..12) {
+            node_0_reduce_max(in_x, y);
+        }
+        if let Some((x, y)) = ::onnx_aot::kernels::split2(
+            &mut *scratch_f32,
+            0,
+            12,
+            12,
+            4,
+        ) {
+            node_1_reduce_min(x, y);
+        }
+        if let Some(x) = scratch_f32.get(12..16) {
+            node_2_argmax(x, &mut *out_label);
+        }
+        if let Some(x) = scratch_f32.get(0..12) {
+            node_3_hardmax(x, &mut *out_mask);
+        }
     }
     /// Runs the model on raw tensors: inputs and outputs in graph order, elements
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
@@ -123,38 +182,55 @@ pub mod multi_node {
         ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
         let mut out_buf_0 = ::onnx_aot::bytes::Storage::<i64, 1>::zeroed();
         let mut out_buf_1 = ::onnx_aot::bytes::Storage::<f32, 12>::zeroed();
-        compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice(), out_buf_1.as_mut_slice());
+        let mut scratch_f32 = ::onnx_aot::bytes::Storage::<f32, 16>::zeroed();
+        compute(
+            in_buf_0.as_slice(),
+            out_buf_0.as_mut_slice(),
+            out_buf_1.as_mut_slice(),
+            scratch_f32.as_mut_slice(),
+        );
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::bytes::encode(out_buf_1.as_slice(), out_1);
         Ok(())
     }
     ::onnx_aot::__if_ndarray! {
-        #[doc = r" The outputs of [`run_ndarray`], as owned arrays."] #[derive(Clone,
-        Debug, PartialEq)] pub struct OutputArrays { #[doc =
-        " ONNX output `label`: INT64 []."] pub label : ::onnx_aot::ndarray::ArrayD < i64
-        >, #[doc = " ONNX output `mask`: FLOAT [4, 3]."] pub mask :
-        ::onnx_aot::ndarray::ArrayD < f32 >, } #[doc =
-        r" Runs the model on ndarray views of any dimensionality and layout (feature"]
-        #[doc =
-        r" `ndarray` of the runtime): shapes are checked at run time, non-contiguous"]
-        #[doc =
-        r" views are copied into row-major order, and the outputs are owned arrays."]
-        #[allow(clippy::too_many_arguments)] pub fn run_ndarray < D0 :
-        ::onnx_aot::ndarray::Dimension > (x : ::onnx_aot::ndarray::ArrayView < '_, f32,
-        D0 >,) -> ::core::result::Result < OutputArrays, ::onnx_aot::nd::NdError > { let
-        in_x = ::onnx_aot::nd::Contiguous::new(x, 0, INPUT_NAMES[0], INPUT_SHAPES[0]) ?;
-        let mut out_label = ::onnx_aot::nd::buffer:: < i64 > (1); let mut out_mask =
-        ::onnx_aot::nd::buffer:: < f32 > (12); compute(in_x.as_slice(), out_label
-        .as_mut_slice(), out_mask.as_mut_slice(),); Ok(OutputArrays { label :
-        ::onnx_aot::nd::into_array(out_label, OUTPUT_SHAPES[0]) ?, mask :
-        ::onnx_aot::nd::into_array(out_mask, OUTPUT_SHAPES[1]) ?, }) }
+        /// The outputs of [`run_ndarray`], as owned arrays.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct OutputArrays {
+            /// ONNX output `label`: INT64 [].
+            pub label: ::onnx_aot::ndarray::ArrayD<i64>,
+            /// ONNX output `mask`: FLOAT [4, 3].
+            pub mask: ::onnx_aot::ndarray::ArrayD<f32>,
+        }
+        /// Runs the model on ndarray views of any dimensionality and layout (feature
+        /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
+        /// views are copied into row-major order, and the outputs are owned arrays.
+        #[allow(clippy::too_many_arguments)]
+        pub fn run_ndarray<D0: ::onnx_aot::ndarray::Dimension>(
+            x: ::onnx_aot::ndarray::ArrayView<'_, f32, D0>,
+        ) -> ::core::result::Result<OutputArrays, ::onnx_aot::nd::NdError> {
+            let in_x = ::onnx_aot::nd::Contiguous::new(x, 0, INPUT_NAMES[0], INPUT_SHAPES[0])?;
+            let mut out_label = ::onnx_aot::nd::buffer::<i64>(1);
+            let mut out_mask = ::onnx_aot::nd::buffer::<f32>(12);
+            let mut scratch_f32 = ::onnx_aot::nd::buffer::<f32>(16);
+            compute(
+                in_x.as_slice(),
+                out_label.as_mut_slice(),
+                out_mask.as_mut_slice(),
+                scratch_f32.as_mut_slice(),
+            );
+            Ok(OutputArrays {
+                label: ::onnx_aot::nd::into_array(out_label, OUTPUT_SHAPES[0])?,
+                mask: ::onnx_aot::nd::into_array(out_mask, OUTPUT_SHAPES[1])?,
+            })
+        }
     }
-    /// ONNX node 0 `features`: ReduceMax-13 (opset 13), axes [2], keepdims 0, noop_with_empty_axes 0.
+    /// ONNX node 0 `features`: ReduceMax-13 (opset 13).
+    /// Attributes as written: axes=[2], keepdims=0; resolved: axes [2], keepdims 0.
     /// Input `x`: FLOAT [4, 3, 5]; output `f`: FLOAT [4, 3].
     ///
     /// Plan: reduction over merged runs [keep 12, reduce 5].
     #[inline]
-    #[allow(unused_variables)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::kernels::fill(
             y,
@@ -162,12 +238,12 @@ pub mod multi_node {
         );
         ::onnx_aot::kernels::reduce_rows::<f32, ::onnx_aot::Max>(y, x, 5);
     }
-    /// ONNX node 1 `time`: ReduceMin-13 (opset 13), axes [1], keepdims 0, noop_with_empty_axes 0.
+    /// ONNX node 1 `time`: ReduceMin-13 (opset 13).
+    /// Attributes as written: axes=[1], keepdims=0; resolved: axes [1], keepdims 0.
     /// Input `f`: FLOAT [4, 3]; output `t`: FLOAT [4].
     ///
     /// Plan: reduction over merged runs [keep 4, reduce 3].
     #[inline]
-    #[allow(unused_variables)]
     fn node_1_reduce_min(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::kernels::fill(
             y,
@@ -175,23 +251,23 @@ pub mod multi_node {
         );
         ::onnx_aot::kernels::reduce_rows::<f32, ::onnx_aot::Min>(y, x, 3);
     }
-    /// ONNX node 2 `top`: ArgMax-13 (opset 13), axis 0, keepdims 0, select_last_index 0.
+    /// ONNX node 2 `top`: ArgMax-13 (opset 13).
+    /// Attributes as written: axis=0, keepdims=0; resolved: axis 0, keepdims 0, select_last_index 0.
     /// Input `t`: FLOAT [4]; output `label`: INT64 [].
     ///
     /// Plan: arg-reduction over contiguous rows of 4.
     #[inline]
-    #[allow(unused_variables)]
     fn node_2_argmax(x: &[f32], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(4).zip(y.iter_mut()) {
             *y = ::onnx_aot::kernels::arg_row::<f32, ::onnx_aot::Max, false>(x) as i64;
         }
     }
-    /// ONNX node 3 `onehot`: Hardmax-13 (opset 13), axes [1].
+    /// ONNX node 3 `onehot`: Hardmax-13 (opset 13).
+    /// Attributes as written: axis=-1; resolved: axis 1.
     /// Input `f`: FLOAT [4, 3]; output `mask`: FLOAT [4, 3].
     ///
     /// Plan: hardmax over contiguous rows of 3.
     #[inline]
-    #[allow(unused_variables)]
     fn node_3_hardmax(x: &[f32], y: &mut [f32]) {
         for (x, y) in x.chunks_exact(3).zip(y.chunks_exact_mut(3)) {
             ::onnx_aot::kernels::hardmax_row(x, y);

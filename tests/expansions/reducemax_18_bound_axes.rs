@@ -2,9 +2,11 @@
 ///
 /// Model: graph `test_reduce_max_keepdims_example`; produced by backend-test; IR version 8; opsets: ai.onnx 18.
 ///
+/// Nodes in execution order (Constant nodes are folded into constants):
+///
 /// | node | op | input | output |
 /// | --- | --- | --- | --- |
-/// | 0 `` | ReduceMax-18 | `data` FLOAT [3, 2, 2] | `reduced` FLOAT [3, 1, 2] |
+/// | 0 (unnamed) | ReduceMax-18 | `data` FLOAT [3, 2, 2] | `reduced` FLOAT [3, 1, 2] |
 pub mod reducemax_18_bound_axes {
     /// The names of the run-time inputs, in graph order (the order of `run_bytes`).
     pub const INPUT_NAMES: [&str; 1] = ["data"];
@@ -67,14 +69,44 @@ pub mod reducemax_18_bound_axes {
         run_into(inputs, &mut outputs);
         outputs
     }
-    /// Runs the model, writing every output into `outputs`.
+    /// Runs the model, writing every output into `outputs`. Its scratch memory
+    /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
+    /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
             inputs.data.as_slice().as_flattened().as_flattened(),
             outputs.reduced.as_mut_slice().as_flattened_mut().as_flattened_mut(),
         );
     }
-    /// The model over flat tensors: run-time inputs, then outputs, in graph order.
+    /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
+    /// no tensor-sized temporary is placed on the stack or the heap.
+    pub fn run_with_scratch(
+        inputs: &Inputs,
+        scratch: &mut Scratch,
+        outputs: &mut Outputs,
+    ) {
+        let _ = scratch;
+        compute(
+            inputs.data.as_slice().as_flattened().as_flattened(),
+            outputs.reduced.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+        );
+    }
+    /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
+    /// overlap share space.
+    pub const SCRATCH_BYTES: usize = 0;
+    /// Scratch memory of the intermediate values, one buffer per element type.
+    ///
+    /// The model has no intermediate values: no scratch memory.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Scratch {}
+    impl Scratch {
+        /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+        pub const fn zeroed() -> Self {
+            Scratch {}
+        }
+    }
+    /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
+    /// the scratch buffers.
     #[allow(unused_variables, clippy::too_many_arguments)]
     fn compute(in_data: &[f32], out_reduced: &mut [f32]) {
         node_0_reduce_max(in_data, &mut *out_reduced);
@@ -111,29 +143,38 @@ pub mod reducemax_18_bound_axes {
         Ok(())
     }
     ::onnx_aot::__if_ndarray! {
-        #[doc = r" The outputs of [`run_ndarray`], as owned arrays."] #[derive(Clone,
-        Debug, PartialEq)] pub struct OutputArrays { #[doc =
-        " ONNX output `reduced`: FLOAT [3, 1, 2]."] pub reduced :
-        ::onnx_aot::ndarray::ArrayD < f32 >, } #[doc =
-        r" Runs the model on ndarray views of any dimensionality and layout (feature"]
-        #[doc =
-        r" `ndarray` of the runtime): shapes are checked at run time, non-contiguous"]
-        #[doc =
-        r" views are copied into row-major order, and the outputs are owned arrays."]
-        #[allow(clippy::too_many_arguments)] pub fn run_ndarray < D0 :
-        ::onnx_aot::ndarray::Dimension > (data : ::onnx_aot::ndarray::ArrayView < '_,
-        f32, D0 >,) -> ::core::result::Result < OutputArrays, ::onnx_aot::nd::NdError > {
-        let in_data = ::onnx_aot::nd::Contiguous::new(data, 0, INPUT_NAMES[0],
-        INPUT_SHAPES[0]) ?; let mut out_reduced = ::onnx_aot::nd::buffer:: < f32 > (6);
-        compute(in_data.as_slice(), out_reduced.as_mut_slice(),); Ok(OutputArrays {
-        reduced : ::onnx_aot::nd::into_array(out_reduced, OUTPUT_SHAPES[0]) ?, }) }
+        /// The outputs of [`run_ndarray`], as owned arrays.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct OutputArrays {
+            /// ONNX output `reduced`: FLOAT [3, 1, 2].
+            pub reduced: ::onnx_aot::ndarray::ArrayD<f32>,
+        }
+        /// Runs the model on ndarray views of any dimensionality and layout (feature
+        /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
+        /// views are copied into row-major order, and the outputs are owned arrays.
+        #[allow(clippy::too_many_arguments)]
+        pub fn run_ndarray<D0: ::onnx_aot::ndarray::Dimension>(
+            data: ::onnx_aot::ndarray::ArrayView<'_, f32, D0>,
+        ) -> ::core::result::Result<OutputArrays, ::onnx_aot::nd::NdError> {
+            let in_data = ::onnx_aot::nd::Contiguous::new(
+                data,
+                0,
+                INPUT_NAMES[0],
+                INPUT_SHAPES[0],
+            )?;
+            let mut out_reduced = ::onnx_aot::nd::buffer::<f32>(6);
+            compute(in_data.as_slice(), out_reduced.as_mut_slice());
+            Ok(OutputArrays {
+                reduced: ::onnx_aot::nd::into_array(out_reduced, OUTPUT_SHAPES[0])?,
+            })
+        }
     }
-    /// ONNX node 0 (unnamed): ReduceMax-18 (opset 18), axes [1], keepdims 1, noop_with_empty_axes 0.
+    /// ONNX node 0 (unnamed): ReduceMax-18 (opset 18).
+    /// Attributes as written: keepdims=1; resolved: axes [1], keepdims 1.
     /// Input `data`: FLOAT [3, 2, 2]; output `reduced`: FLOAT [3, 1, 2].
     ///
     /// Plan: reduction over merged runs [keep 3, reduce 2, keep 2].
     #[inline]
-    #[allow(unused_variables)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::kernels::fill(
             y,

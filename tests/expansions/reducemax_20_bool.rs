@@ -2,6 +2,8 @@
 ///
 /// Model: graph `g`; IR version 8; opsets: ai.onnx 20.
 ///
+/// Nodes in execution order (Constant nodes are folded into constants):
+///
 /// | node | op | input | output |
 /// | --- | --- | --- | --- |
 /// | 0 `n` | ReduceMax-20 | `x` BOOL [3, 4] | `y` BOOL [3, 1] |
@@ -67,14 +69,44 @@ pub mod reducemax_20_bool {
         run_into(inputs, &mut outputs);
         outputs
     }
-    /// Runs the model, writing every output into `outputs`.
+    /// Runs the model, writing every output into `outputs`. Its scratch memory
+    /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
+    /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
             inputs.x.as_slice().as_flattened(),
             outputs.y.as_mut_slice().as_flattened_mut(),
         );
     }
-    /// The model over flat tensors: run-time inputs, then outputs, in graph order.
+    /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
+    /// no tensor-sized temporary is placed on the stack or the heap.
+    pub fn run_with_scratch(
+        inputs: &Inputs,
+        scratch: &mut Scratch,
+        outputs: &mut Outputs,
+    ) {
+        let _ = scratch;
+        compute(
+            inputs.x.as_slice().as_flattened(),
+            outputs.y.as_mut_slice().as_flattened_mut(),
+        );
+    }
+    /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
+    /// overlap share space.
+    pub const SCRATCH_BYTES: usize = 0;
+    /// Scratch memory of the intermediate values, one buffer per element type.
+    ///
+    /// The model has no intermediate values: no scratch memory.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Scratch {}
+    impl Scratch {
+        /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+        pub const fn zeroed() -> Self {
+            Scratch {}
+        }
+    }
+    /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
+    /// the scratch buffers.
     #[allow(unused_variables, clippy::too_many_arguments)]
     fn compute(in_x: &[bool], out_y: &mut [bool]) {
         node_0_reduce_max(in_x, &mut *out_y);
@@ -111,29 +143,33 @@ pub mod reducemax_20_bool {
         Ok(())
     }
     ::onnx_aot::__if_ndarray! {
-        #[doc = r" The outputs of [`run_ndarray`], as owned arrays."] #[derive(Clone,
-        Debug, PartialEq)] pub struct OutputArrays { #[doc =
-        " ONNX output `y`: BOOL [3, 1]."] pub y : ::onnx_aot::ndarray::ArrayD < bool >, }
-        #[doc =
-        r" Runs the model on ndarray views of any dimensionality and layout (feature"]
-        #[doc =
-        r" `ndarray` of the runtime): shapes are checked at run time, non-contiguous"]
-        #[doc =
-        r" views are copied into row-major order, and the outputs are owned arrays."]
-        #[allow(clippy::too_many_arguments)] pub fn run_ndarray < D0 :
-        ::onnx_aot::ndarray::Dimension > (x : ::onnx_aot::ndarray::ArrayView < '_, bool,
-        D0 >,) -> ::core::result::Result < OutputArrays, ::onnx_aot::nd::NdError > { let
-        in_x = ::onnx_aot::nd::Contiguous::new(x, 0, INPUT_NAMES[0], INPUT_SHAPES[0]) ?;
-        let mut out_y = ::onnx_aot::nd::buffer:: < bool > (3); compute(in_x.as_slice(),
-        out_y.as_mut_slice(),); Ok(OutputArrays { y : ::onnx_aot::nd::into_array(out_y,
-        OUTPUT_SHAPES[0]) ?, }) }
+        /// The outputs of [`run_ndarray`], as owned arrays.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct OutputArrays {
+            /// ONNX output `y`: BOOL [3, 1].
+            pub y: ::onnx_aot::ndarray::ArrayD<bool>,
+        }
+        /// Runs the model on ndarray views of any dimensionality and layout (feature
+        /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
+        /// views are copied into row-major order, and the outputs are owned arrays.
+        #[allow(clippy::too_many_arguments)]
+        pub fn run_ndarray<D0: ::onnx_aot::ndarray::Dimension>(
+            x: ::onnx_aot::ndarray::ArrayView<'_, bool, D0>,
+        ) -> ::core::result::Result<OutputArrays, ::onnx_aot::nd::NdError> {
+            let in_x = ::onnx_aot::nd::Contiguous::new(x, 0, INPUT_NAMES[0], INPUT_SHAPES[0])?;
+            let mut out_y = ::onnx_aot::nd::buffer::<bool>(3);
+            compute(in_x.as_slice(), out_y.as_mut_slice());
+            Ok(OutputArrays {
+                y: ::onnx_aot::nd::into_array(out_y, OUTPUT_SHAPES[0])?,
+            })
+        }
     }
-    /// ONNX node 0 `n`: ReduceMax-20 (opset 20), axes [1], keepdims 1, noop_with_empty_axes 0.
+    /// ONNX node 0 `n`: ReduceMax-20 (opset 20).
+    /// Attributes as written: none (defaults); resolved: axes [1], keepdims 1.
     /// Input `x`: BOOL [3, 4]; output `y`: BOOL [3, 1].
     ///
     /// Plan: reduction over merged runs [keep 3, reduce 4].
     #[inline]
-    #[allow(unused_variables)]
     fn node_0_reduce_max(x: &[bool], y: &mut [bool]) {
         ::onnx_aot::kernels::fill(
             y,
