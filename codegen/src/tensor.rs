@@ -2,6 +2,7 @@
 
 use crate::dtype::DType;
 use crate::ir::Tensor;
+use crate::load::MAX_RANK;
 use crate::onnx::{data_type, TensorProto};
 
 /// Reads a `TensorProto` (initializer, `Constant` value or test data) into a [`Tensor`].
@@ -28,6 +29,16 @@ pub fn tensor_from_proto(t: &TensorProto, what: &str) -> Result<Tensor, String> 
             t.data_type
         ));
     };
+    if t.dims.len() > MAX_RANK {
+        // Each dimension becomes one level of nested arrays in generated code (and of
+        // recursion in whatever parses it), so a rank bomb must stop here.
+        return Err(format!(
+            "{what} has rank {}, beyond the {MAX_RANK} dimensions onnx-aot supports (tensors \
+             become nested arrays, one level per dimension); reshape the model to fewer \
+             dimensions",
+            t.dims.len()
+        ));
+    }
     let mut shape = Vec::with_capacity(t.dims.len());
     for (i, &d) in t.dims.iter().enumerate() {
         if d < 0 {
@@ -73,39 +84,39 @@ pub fn checked_numel(shape: &[usize]) -> Option<usize> {
 }
 
 fn typed_bytes(t: &TensorProto, dtype: DType, numel: usize, what: &str) -> Result<Vec<u8>, String> {
-    let count_error = |field: &str, found: usize| {
-        format!("{what} declares {numel} elements of {dtype} but {field} holds {found}")
+    // Check the element count against the field that holds the data before allocating: the
+    // declared shape is untrusted (a few bytes can declare terabytes), the field's length is not
+    // (its elements were decoded from the file).
+    let (field, found) = match dtype {
+        DType::F32 => ("float_data", t.float_data.len()),
+        DType::F64 => ("double_data", t.double_data.len()),
+        DType::I64 => ("int64_data", t.int64_data.len()),
+        DType::U32 | DType::U64 => ("uint64_data", t.uint64_data.len()),
+        _ => ("int32_data", t.int32_data.len()),
     };
+    if found != numel {
+        return Err(format!(
+            "{what} declares {numel} elements of {dtype} but {field} holds {found}"
+        ));
+    }
     let mut out = Vec::with_capacity(numel * dtype.size());
     match dtype {
         DType::F32 => {
-            if t.float_data.len() != numel {
-                return Err(count_error("float_data", t.float_data.len()));
-            }
             t.float_data
                 .iter()
                 .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
         }
         DType::F64 => {
-            if t.double_data.len() != numel {
-                return Err(count_error("double_data", t.double_data.len()));
-            }
             t.double_data
                 .iter()
                 .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
         }
         DType::I64 => {
-            if t.int64_data.len() != numel {
-                return Err(count_error("int64_data", t.int64_data.len()));
-            }
             t.int64_data
                 .iter()
                 .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
         }
         DType::U32 | DType::U64 => {
-            if t.uint64_data.len() != numel {
-                return Err(count_error("uint64_data", t.uint64_data.len()));
-            }
             for &v in &t.uint64_data {
                 if dtype == DType::U32 {
                     let v = u32::try_from(v)
@@ -117,9 +128,6 @@ fn typed_bytes(t: &TensorProto, dtype: DType, numel: usize, what: &str) -> Resul
             }
         }
         _ => {
-            if t.int32_data.len() != numel {
-                return Err(count_error("int32_data", t.int32_data.len()));
-            }
             for &v in &t.int32_data {
                 let fits = |ok: bool| {
                     if ok {
