@@ -168,3 +168,38 @@ fn typed_bytes(t: &TensorProto, dtype: DType, numel: usize, what: &str) -> Resul
 fn unreachable_type(dtype: DType) -> Result<(), String> {
     Err(format!("internal error: no typed field for {dtype}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn declared(dims: Vec<i64>, data_type: i32) -> TensorProto {
+        TensorProto {
+            dims,
+            data_type,
+            ..TensorProto::default()
+        }
+    }
+
+    #[test]
+    fn a_huge_shape_without_data_fails_before_allocating() {
+        // 2^62 bools without data: counted, not allocated (an allocation would abort).
+        let e = tensor_from_proto(&declared(vec![1 << 62], data_type::BOOL), "w").unwrap_err();
+        assert!(
+            e.contains("declares 4611686018427387904 elements of BOOL but int32_data holds 0"),
+            "{e}"
+        );
+        let e = tensor_from_proto(&declared(vec![1 << 40], data_type::FLOAT), "w").unwrap_err();
+        assert!(e.contains("float_data holds 0"), "{e}");
+    }
+
+    #[test]
+    fn a_rank_beyond_the_limit_fails() {
+        let e =
+            tensor_from_proto(&declared(vec![1; MAX_RANK + 1], data_type::FLOAT), "w").unwrap_err();
+        assert!(e.contains("has rank 65, beyond the 64 dimensions"), "{e}");
+        let mut ok = declared(vec![1; MAX_RANK], data_type::FLOAT);
+        ok.float_data = vec![1.0];
+        assert_eq!(tensor_from_proto(&ok, "w").unwrap().shape.len(), MAX_RANK);
+    }
+}
