@@ -134,6 +134,25 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
     docs
 }
 
+/// The Rust element type of a dtype (`f32`, `RT::f16`, `bool`, ...).
+pub(crate) fn elem_tokens(dtype: DType, rt: &TokenStream) -> TokenStream {
+    match dtype {
+        DType::F32 => quote!(f32),
+        DType::F64 => quote!(f64),
+        DType::F16 => quote!(#rt::f16),
+        DType::BF16 => quote!(#rt::bf16),
+        DType::I8 => quote!(i8),
+        DType::I16 => quote!(i16),
+        DType::I32 => quote!(i32),
+        DType::I64 => quote!(i64),
+        DType::U8 => quote!(u8),
+        DType::U16 => quote!(u16),
+        DType::U32 => quote!(u32),
+        DType::U64 => quote!(u64),
+        DType::Bool => quote!(bool),
+    }
+}
+
 fn lit_usize(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
@@ -168,22 +187,7 @@ impl<'g> Emitter<'g> {
     }
 
     fn elem(&self, dtype: DType) -> TokenStream {
-        let rt = &self.rt;
-        match dtype {
-            DType::F32 => quote!(f32),
-            DType::F64 => quote!(f64),
-            DType::F16 => quote!(#rt::f16),
-            DType::BF16 => quote!(#rt::bf16),
-            DType::I8 => quote!(i8),
-            DType::I16 => quote!(i16),
-            DType::I32 => quote!(i32),
-            DType::I64 => quote!(i64),
-            DType::U8 => quote!(u8),
-            DType::U16 => quote!(u16),
-            DType::U32 => quote!(u32),
-            DType::U64 => quote!(u64),
-            DType::Bool => quote!(bool),
-        }
+        elem_tokens(dtype, &self.rt)
     }
 
     /// `[[T; c]; b]` for a shape `[b, c]`; the bare element for rank 0.

@@ -5,6 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::dtype::DType;
+use crate::emit::elem_tokens as elem;
 use crate::load::decode;
 use crate::names;
 use crate::onnx::ValueInfoProto;
@@ -129,23 +130,5 @@ pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
         #[allow(unused_variables)]
         mod entry { use super::*; #entry_points }
         pub use entry::{run, run_bytes, run_into};
-    }
-}
-
-fn elem(dtype: DType, rt: &TokenStream) -> TokenStream {
-    match dtype {
-        DType::F32 => quote!(f32),
-        DType::F64 => quote!(f64),
-        DType::F16 => quote!(#rt::f16),
-        DType::BF16 => quote!(#rt::bf16),
-        DType::I8 => quote!(i8),
-        DType::I16 => quote!(i16),
-        DType::I32 => quote!(i32),
-        DType::I64 => quote!(i64),
-        DType::U8 => quote!(u8),
-        DType::U16 => quote!(u16),
-        DType::U32 => quote!(u32),
-        DType::U64 => quote!(u64),
-        DType::Bool => quote!(bool),
     }
 }
