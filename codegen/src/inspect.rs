@@ -11,7 +11,7 @@ pub struct Memory {
     pub inputs: usize,
     /// Bytes of the outputs.
     pub outputs: usize,
-    /// Bytes of intermediate values (computed, not graph outputs).
+    /// Bytes of scratch memory for intermediates, as planned (the generated `SCRATCH_BYTES`).
     pub scratch: usize,
     /// Bytes of constants read at run time.
     pub constants: usize,
@@ -22,13 +22,8 @@ pub fn memory(graph: &Graph) -> Memory {
     let bytes = |id: usize| graph.values[id].numel() * graph.values[id].dtype.size();
     let inputs = graph.inputs.iter().map(|&v| bytes(v)).sum();
     let outputs = graph.outputs.iter().map(|o| bytes(o.value)).sum();
-    let scratch = graph
-        .nodes
-        .iter()
-        .map(|n| n.output)
-        .filter(|&v| !graph.outputs.iter().any(|o| o.value == v))
-        .map(bytes)
-        .sum();
+    // The same plan the generated code uses (shared slots, Identity aliases).
+    let scratch = crate::memory::plan_memory(graph).bytes();
     let constants = (0..graph.values.len())
         .filter(|&v| matches!(graph.values[v].source, Source::Constant(_)))
         .filter(|&v| {

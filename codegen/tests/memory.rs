@@ -153,6 +153,8 @@ fn identity_outputs_alias_their_input() {
         "an Identity that is a graph output still copies"
     );
     assert!(code.contains("pub const SCRATCH_BYTES: usize = 36;"));
+    // `inspect` reports the same plan, not the sum of every intermediate (108 bytes here).
+    assert_eq!(onnx_aot_codegen::inspect::memory(&g).scratch, 36);
 }
 
 #[test]
