@@ -264,11 +264,10 @@ impl<'g> Emitter<'g> {
         (plain, false)
     }
 
-    /// A call `f(x, y)` of a node function, or of a kernel taking (y, x) when `swap`.
-    fn call(&self, f: TokenStream, x_id: ValueId, y_id: ValueId, swap: bool) -> TokenStream {
+    /// A call `f(x, y)` of a node function, taking scratch slots with `get` or `split2`.
+    fn call(&self, f: TokenStream, x_id: ValueId, y_id: ValueId) -> TokenStream {
         let rt = &self.rt;
-        let args =
-            |x: TokenStream, y: TokenStream| if swap { quote!(#y, #x) } else { quote!(#x, #y) };
+        let args = |x: TokenStream, y: TokenStream| quote!(#x, #y);
         if let (Some(Place::Scratch(a)), Some(Place::Scratch(b))) =
             (self.places[x_id].as_ref(), self.places[y_id].as_ref())
         {
@@ -635,7 +634,7 @@ impl<'g> Emitter<'g> {
                 continue;
             }
             let f = fn_name(node);
-            body.extend(self.call(quote!(#f), node.input, node.output, false));
+            body.extend(self.call(quote!(#f), node.input, node.output));
         }
         // Outputs that show a graph input or a constant are copies.
         for (i, out) in g.outputs.iter().enumerate() {
