@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use crate::dtype::DType;
 use crate::ir::{Direction, Graph, Node, Op, Source, Tensor, Value, ValueId};
 use crate::memory::{plan_memory, MemoryPlan, Slot};
-use crate::names;
+use crate::names::{self, doc_line};
 use crate::options::Options;
 use crate::plan::{plan, Plan, Run};
 
@@ -131,7 +131,7 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
             y.shape
         ));
     }
-    docs
+    docs.iter().map(|l| doc_line(l)).collect()
 }
 
 /// The Rust element type of a dtype (`f32`, `RT::f16`, `bool`, ...).
@@ -321,7 +321,7 @@ impl<'g> Emitter<'g> {
         ];
         for (&v, slot) in &self.memory.slots {
             let value = &g.values[v];
-            docs.push(format!(
+            docs.push(doc_line(&format!(
                 " | `{}` | {} | {:?} | `{}` | {}..{} |",
                 value.name,
                 value.dtype,
@@ -329,7 +329,7 @@ impl<'g> Emitter<'g> {
                 scratch_name(slot.dtype),
                 slot.offset,
                 slot.offset + slot.len
-            ));
+            )));
         }
         docs
     }
@@ -350,7 +350,10 @@ impl<'g> Emitter<'g> {
         let output_values: Vec<&Value> = g.outputs.iter().map(|o| &g.values[o.value]).collect();
 
         let field_doc = |kind: &str, v: &Value| {
-            format!(" ONNX {kind} `{}`: {} {:?}.", v.name, v.dtype, v.shape)
+            doc_line(&format!(
+                " ONNX {kind} `{}`: {} {:?}.",
+                v.name, v.dtype, v.shape
+            ))
         };
         let in_fields = &self.input_fields;
         let out_fields = &self.output_fields;
@@ -429,7 +432,7 @@ impl<'g> Emitter<'g> {
             .nodes
             .iter()
             .enumerate()
-            .filter(|(k, _)| !self.memory.elided.contains(k))
+            .filter(|&(k, _)| !self.memory.elided[k])
             .map(|(_, n)| self.node_fn(n))
             .collect();
         let run_bytes = self.run_bytes(&input_values, &output_values);
@@ -567,10 +570,10 @@ impl<'g> Emitter<'g> {
             let elem = self.elem(value.dtype);
             let n = lit_usize(value.numel());
             let elems = self.literals(t);
-            let doc = format!(
+            let doc = doc_line(&format!(
                 " Constant `{}`: {} {:?}.",
                 value.name, value.dtype, value.shape
-            );
+            ));
             out.extend(quote! {
                 #[doc = #doc]
                 const #name: [#elem; #n] = [#(#elems),*];
@@ -630,7 +633,7 @@ impl<'g> Emitter<'g> {
         let g = self.graph;
         let mut body = TokenStream::new();
         for (k, node) in g.nodes.iter().enumerate() {
-            if self.memory.elided.contains(&k) {
+            if self.memory.elided[k] {
                 continue;
             }
             let f = fn_name(node);
@@ -741,7 +744,12 @@ impl<'g> Emitter<'g> {
         let out_b: Vec<Ident> = out_f.iter().map(|f| format_ident!("out_{}", f)).collect();
         let docs: Vec<String> = outputs
             .iter()
-            .map(|v| format!(" ONNX output `{}`: {} {:?}.", v.name, v.dtype, v.shape))
+            .map(|v| {
+                doc_line(&format!(
+                    " ONNX output `{}`: {} {:?}.",
+                    v.name, v.dtype, v.shape
+                ))
+            })
             .collect();
         let scratch = self.scratch_buffers();
         let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
@@ -1045,7 +1053,7 @@ fn node_docs(node: &Node, x: &Value, y: &Value) -> Vec<String> {
         " Input `{}`: {} {:?}; output `{}`: {} {:?}.",
         x.name, x.dtype, x.shape, y.name, y.dtype, y.shape
     ));
-    docs
+    docs.iter().map(|l| doc_line(l)).collect()
 }
 
 fn float_lit(v: f64, bits: u64, suffix: &str) -> TokenStream {

@@ -160,6 +160,9 @@ impl<'o> Loader<'o> {
             outputs,
             info,
         };
+        if self.errors.is_empty() {
+            check_totals(&graph, &mut self.errors);
+        }
         self.errors.finish(graph)
     }
 
@@ -1615,4 +1618,44 @@ pub fn f64_to_bf16_bits(x: f64) -> u16 {
     let bits = f.to_bits();
     let rounding = 0x7fff + ((bits >> 16) & 1);
     (bits.wrapping_add(rounding) >> 16) as u16
+}
+
+/// The generated module declares the inputs, the outputs and the scratch memory as one
+/// struct each; every one must stay within the size an array may have, not only each tensor.
+fn check_totals(graph: &Graph, errors: &mut Errors) {
+    let bytes = |v: ValueId| graph.values[v].numel() as u128 * graph.values[v].dtype.size() as u128;
+    let largest = |values: &mut Vec<ValueId>| {
+        values.sort_by_key(|&v| std::cmp::Reverse(bytes(v)));
+        values
+            .iter()
+            .take(3)
+            .map(|&v| format!("`{}` ({} bytes)", graph.values[v].name, bytes(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut inputs = graph.inputs.clone();
+    let mut outputs: Vec<ValueId> = graph.outputs.iter().map(|o| o.value).collect();
+    for (what, values) in [("inputs", &mut inputs), ("outputs", &mut outputs)] {
+        let total: u128 = values.iter().map(|&v| bytes(v)).sum();
+        if total >= MAX_TENSOR_BYTES {
+            errors.model(format!(
+                "the graph's {what} together need {total} bytes, beyond the size a struct \
+                 may have (2^61 bytes on 64-bit targets), though each fits; the largest are \
+                 {}; give them smaller dimensions (and check the values bound in `dims`)",
+                largest(values)
+            ));
+        }
+    }
+    let plan = crate::memory::plan_memory(graph);
+    if plan.scratch_bytes >= MAX_TENSOR_BYTES {
+        let mut alive: Vec<ValueId> = plan.slots.keys().copied().collect();
+        errors.model(format!(
+            "the intermediate values alive at once need {} bytes of scratch memory, beyond \
+             the size an array may have (2^61 bytes on 64-bit targets), though each fits; \
+             the largest are {}; give them smaller dimensions (and check the values bound \
+             in `dims`), or split the model so that fewer large values are alive together",
+            plan.scratch_bytes,
+            largest(&mut alive)
+        ));
+    }
 }

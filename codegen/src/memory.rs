@@ -9,6 +9,12 @@
 //! (0), the top of the lower bound (`bound - size`) and the edges of the conflicting slots,
 //! preferring offsets that stay within the lower bound (the largest total of values alive at
 //! once). For chains this alternates bottom and top and reaches the lower bound exactly.
+//!
+//! The cost is linear in the nodes for chains: the lower bound is one sweep over lifetime
+//! events, and a value is only compared with the placed values still alive when it is defined
+//! (sorted once, then searched by bisection). Sizes are added in `u128`, so a model whose
+//! intermediates together exceed the address space yields an honest total
+//! ([`MemoryPlan::scratch_bytes`]) that the loader rejects, never an overflow.
 
 use std::collections::BTreeMap;
 
@@ -27,6 +33,10 @@ pub struct Slot {
 }
 
 /// The plan: slots of intermediates, aliases, and buffer sizes.
+///
+/// Element counts are `usize`; for a plan whose buffers would not fit the address space (which
+/// [`crate::load::load`] rejects) they saturate at `usize::MAX`, while
+/// [`MemoryPlan::scratch_bytes`] stays exact.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryPlan {
     /// For each value, the value whose storage it uses (itself unless an Identity alias).
@@ -37,122 +47,205 @@ pub struct MemoryPlan {
     pub sizes: BTreeMap<DType, usize>,
     /// The lower bound per buffer: the most elements alive at once.
     pub bounds: BTreeMap<DType, usize>,
-    /// Nodes that compute nothing because their output is an alias.
-    pub elided: Vec<usize>,
+    /// For each node, whether it computes nothing because its output is an alias.
+    pub elided: Vec<bool>,
+    /// The exact total of scratch bytes, all buffers together.
+    pub scratch_bytes: u128,
 }
 
 impl MemoryPlan {
-    /// Total scratch bytes.
+    /// Total scratch bytes (saturating; exact whenever the loader accepted the graph).
     pub fn bytes(&self) -> usize {
-        self.sizes.iter().map(|(t, n)| t.size() * n).sum()
+        to_usize(self.scratch_bytes)
+    }
+
+    /// How many nodes compute nothing (Identity aliases).
+    pub fn elided_count(&self) -> usize {
+        self.elided.iter().filter(|&&e| e).count()
     }
 }
 
-fn is_output(graph: &Graph, v: ValueId) -> bool {
-    graph.outputs.iter().any(|o| o.value == v)
+fn to_usize(n: u128) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// Intervals `[start, end)` of offsets taken by conflicting slots, sorted and merged so that
+/// "is this range free" is one bisection.
+struct Taken {
+    /// Disjoint or touching intervals, in increasing order of both ends.
+    spans: Vec<(u128, u128)>,
+}
+
+impl Taken {
+    fn new(mut spans: Vec<(u128, u128)>) -> Self {
+        spans.sort_unstable();
+        let mut merged: Vec<(u128, u128)> = Vec::with_capacity(spans.len());
+        for (s, e) in spans {
+            match merged.last_mut() {
+                // Strict overlap only: touching spans stay apart, so a range between them (or an
+                // empty range at the seam) stays free, as it is against each span alone.
+                Some(last) if s < last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        Taken { spans: merged }
+    }
+
+    /// Whether `[off, off + size)` meets no span (a span meets it when
+    /// `s < off + size && off < e`).
+    fn free(&self, off: u128, size: u128) -> bool {
+        let first = self.spans.partition_point(|&(_, e)| e <= off);
+        self.spans.get(first).is_none_or(|&(s, _)| off + size <= s)
+    }
 }
 
 /// Plans the scratch memory of a graph whose nodes are in execution order.
 pub fn plan_memory(graph: &Graph) -> MemoryPlan {
     let n_values = graph.values.len();
+    let end = graph.nodes.len();
+    let mut is_output = vec![false; n_values];
+    for o in &graph.outputs {
+        is_output[o.value] = true;
+    }
     let mut root: Vec<ValueId> = (0..n_values).collect();
-    let mut elided = Vec::new();
+    let mut elided = vec![false; end];
     for (k, node) in graph.nodes.iter().enumerate() {
-        if node.op == Op::Identity && !is_output(graph, node.output) {
+        if node.op == Op::Identity && !is_output[node.output] {
             root[node.output] = root[node.input];
-            elided.push(k);
+            elided[k] = true;
         }
     }
     // Lifetimes of intermediate roots: [defining node, last reading node].
-    let mut life: BTreeMap<ValueId, (usize, usize)> = BTreeMap::new();
+    let mut life: Vec<Option<(usize, usize)>> = vec![None; n_values];
+    let mut defined = Vec::new();
     for (k, node) in graph.nodes.iter().enumerate() {
         let v = node.output;
-        if root[v] == v && !is_output(graph, v) && matches!(graph.values[v].source, Source::Node(_))
-        {
-            life.insert(v, (k, k));
+        if root[v] == v && !is_output[v] && matches!(graph.values[v].source, Source::Node(_)) {
+            life[v] = Some((k, k));
+            defined.push(v);
         }
     }
     for (k, node) in graph.nodes.iter().enumerate() {
-        if elided.contains(&k) {
+        if elided[k] {
             continue;
         }
-        if let Some(l) = life.get_mut(&root[node.input]) {
+        if let Some(l) = life[root[node.input]].as_mut() {
             l.1 = l.1.max(k);
         }
     }
     // Graph outputs that alias an intermediate are copied at the end: keep it alive.
-    let end = graph.nodes.len();
     for o in &graph.outputs {
-        if let Some(l) = life.get_mut(&root[o.value]) {
+        if let Some(l) = life[root[o.value]].as_mut() {
             l.1 = end;
         }
+    }
+    let life_of = |v: ValueId| life[v].unwrap_or((0, 0));
+    let len = |v: ValueId| graph.values[v].numel() as u128;
+    // Values of each element type, in order of definition.
+    let mut by_type: BTreeMap<DType, Vec<ValueId>> = BTreeMap::new();
+    for &v in &defined {
+        by_type.entry(graph.values[v].dtype).or_default().push(v);
     }
     let mut plan = MemoryPlan {
         root,
         elided,
         ..MemoryPlan::default()
     };
-    let overlaps = |a: (usize, usize), b: (usize, usize)| a.0 <= b.1 && b.0 <= a.1;
-    let mut by_type: BTreeMap<DType, Vec<ValueId>> = BTreeMap::new();
-    for &v in life.keys() {
-        by_type.entry(graph.values[v].dtype).or_default().push(v);
-    }
-    for (dtype, mut values) in by_type {
-        values.sort_by_key(|v| life[v].0);
-        let len = |v: ValueId| graph.values[v].numel();
-        let bound = (0..=end)
-            .map(|k| {
-                values
-                    .iter()
-                    .filter(|v| overlaps(life[v], (k, k)))
-                    .map(|&v| len(v))
-                    .sum()
-            })
-            .max()
-            .unwrap_or(0);
-        let mut placed: Vec<(ValueId, usize)> = Vec::new();
+    for (dtype, values) in by_type {
+        // The lower bound: the most elements alive at one node, by a sweep over the events.
+        let mut delta = vec![0i128; end + 2];
         for &v in &values {
+            let (s, e) = life_of(v);
+            delta[s] += len(v) as i128;
+            delta[e + 1] -= len(v) as i128;
+        }
+        let (mut alive, mut bound) = (0i128, 0i128);
+        for d in &delta {
+            alive += d;
+            bound = bound.max(alive);
+        }
+        let bound = bound as u128;
+        // Placed values still alive: (value, offset, last node). Values come in order of
+        // definition, so a placed value conflicts with the next exactly while it is alive.
+        let mut active: Vec<(ValueId, u128, usize)> = Vec::new();
+        let mut total = 0u128;
+        for &v in &values {
+            let (start, last) = life_of(v);
             let size = len(v);
-            let conflicts: Vec<(usize, usize)> = placed
+            active.retain(|&(_, _, l)| l >= start);
+            let conflicts: Vec<(u128, u128)> = active
                 .iter()
-                .filter(|(w, _)| overlaps(life[&v], life[w]))
-                .map(|&(w, off)| (off, off + len(w)))
+                .map(|&(w, off, _)| (off, off + len(w)))
                 .collect();
             let mut candidates = vec![0, bound.saturating_sub(size)];
             for &(s, e) in &conflicts {
                 candidates.push(e);
                 candidates.extend(s.checked_sub(size));
             }
-            let free = |off: usize| conflicts.iter().all(|&(s, e)| off + size <= s || e <= off);
+            let taken = Taken::new(conflicts);
             let within = candidates
                 .iter()
                 .copied()
-                .find(|&off| free(off) && off + size <= bound);
+                .find(|&off| off + size <= bound && taken.free(off, size));
+            // The end of the highest conflict is always free.
             let offset = within.unwrap_or_else(|| {
                 candidates
                     .iter()
                     .copied()
-                    .filter(|&off| free(off))
+                    .filter(|&off| taken.free(off, size))
                     .min()
                     .unwrap_or(0)
             });
-            placed.push((v, offset));
+            active.push((v, offset, last));
+            total = total.max(offset + size);
             plan.slots.insert(
                 v,
                 Slot {
                     dtype,
-                    offset,
-                    len: size,
+                    offset: to_usize(offset),
+                    len: to_usize(size),
                 },
             );
         }
-        let total = placed
-            .iter()
-            .map(|&(v, off)| off + len(v))
-            .max()
-            .unwrap_or(0);
-        plan.sizes.insert(dtype, total);
-        plan.bounds.insert(dtype, bound);
+        plan.scratch_bytes += total * dtype.size() as u128;
+        plan.sizes.insert(dtype, to_usize(total));
+        plan.bounds.insert(dtype, to_usize(bound));
     }
     plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Taken;
+
+    /// The bisection agrees with checking every span, including empty spans and empty ranges.
+    #[test]
+    fn taken_free_matches_a_scan_of_every_span() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k) as u128
+        };
+        for _ in 0..2000 {
+            let spans: Vec<(u128, u128)> = (0..next(6))
+                .map(|_| {
+                    let s = next(20);
+                    (s, s + next(6))
+                })
+                .collect();
+            let taken = Taken::new(spans.clone());
+            for off in 0..30 {
+                for size in 0..8 {
+                    let scan = spans.iter().all(|&(s, e)| off + size <= s || e <= off);
+                    assert_eq!(
+                        taken.free(off, size),
+                        scan,
+                        "spans {spans:?}, range {off}+{size}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -8,6 +8,24 @@ const KEYWORDS: &[&str] = &[
     "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// A doc line safe to print as a `///` or `/** */` comment and to read in rustdoc: every control
+/// character (a carriage return, a line feed inside a name, terminal escapes) is written as its
+/// escape (`\r`, `\n`, `\u{1b}`); tabs stay.
+pub fn doc_line(line: &str) -> String {
+    if !line.chars().any(|c| c.is_control() && c != '\t') {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in line.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A snake_case Rust identifier for an ONNX name (`/model/ArgMax_output_0` ->
 /// `model_arg_max_output_0`, `type` -> `type_`, `0` -> `t_0`, `` -> `tensor`).
 pub fn sanitize(name: &str) -> String {
