@@ -128,35 +128,87 @@ fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
     }
 }
 
-/// Whether candidate `(v, i)` beats `(b, bi)` when their order along the axis is given only by
-/// the indices (merging lanes): NaN first, then the extreme, then the first (or last) index.
+/// One step of an extreme that ignores NaN: `v` if it is strictly more extreme than `acc`.
+/// For floats this is exactly one `maxps`/`minps` on x86 (and `fmax`-free selects elsewhere);
+/// callers track NaN separately.
 #[inline(always)]
-fn beats<T: Element, D: Direction, const LAST: bool>(b: T, bi: usize, v: T, i: usize) -> bool {
-    let earlier = if LAST { i > bi } else { i < bi };
-    match (b.is_nan(), v.is_nan()) {
-        (false, true) => true,
-        (true, false) => false,
-        (true, true) => earlier,
-        (false, false) => D::better(v, b) || (!D::better(b, v) && earlier),
+fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
+    if D::better(v, acc) {
+        v
+    } else {
+        acc
     }
 }
 
-/// Scalar arg-reduction of `x`, continuing from the choice `(best, idx)`; `base` is the index
-/// of `x[0]`.
-#[inline]
-fn arg_scalar<T: Element, D: Direction, const LAST: bool>(
-    x: &[T],
-    base: usize,
-    mut best: T,
-    mut idx: usize,
-) -> usize {
-    for (i, &v) in x.iter().enumerate() {
-        if take::<T, D, LAST>(best, v) {
-            best = v;
-            idx = base + i;
+/// Elements per block of [`arg_row`]: one block's extreme is computed in vector lanes, and only
+/// the block that holds the answer is searched again.
+const BLOCK: usize = 256;
+
+/// The extreme of a block by the order alone (NaN never replaces a number here), and whether
+/// the block holds a NaN. `(ZERO, false)` for an empty block.
+#[inline(always)]
+fn block_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
+    let Some(&first) = x.first() else {
+        return (T::ZERO, false);
+    };
+    let (chunks, tail) = x.as_chunks::<LANES>();
+    let mut m = first;
+    let mut nan = false;
+    if !chunks.is_empty() {
+        // Lanes start as a splat of the first element (which the fold includes anyway): this
+        // shape keeps the lanes in vector registers.
+        let mut lanes = [first; LANES];
+        // NaN flags for pairs of elements: `is_nan(a) | is_nan(b)` is one unordered compare.
+        let mut nans = [0u32; LANES / 2];
+        for ch in chunks {
+            for (l, &v) in lanes.iter_mut().zip(ch) {
+                *l = step::<T, D>(*l, v);
+            }
+            let (a, b) = ch.split_at(LANES / 2);
+            for ((n, &v), &w) in nans.iter_mut().zip(a).zip(b) {
+                *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
+            }
+        }
+        for &l in &lanes {
+            m = step::<T, D>(m, l);
+        }
+        nan = nans.iter().fold(0, |a, &n| a | n) != 0;
+    }
+    for &v in tail {
+        m = step::<T, D>(m, v);
+        nan |= v.is_nan();
+    }
+    (m, nan)
+}
+
+/// The first index where `hit` holds: whole chunks are tested with a vectorizable fold, then
+/// the chunk that hits is searched in order.
+#[inline(always)]
+fn find_first<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
+    let (chunks, tail) = x.as_chunks::<LANES>();
+    for (c, ch) in chunks.iter().enumerate() {
+        if ch.iter().fold(false, |h, &v| h | hit(v)) {
+            return ch.iter().position(|&v| hit(v)).map(|i| c * LANES + i);
         }
     }
-    idx
+    tail.iter()
+        .position(|&v| hit(v))
+        .map(|i| chunks.len() * LANES + i)
+}
+
+/// The last index where `hit` holds (see [`find_first`]).
+#[inline(always)]
+fn find_last<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
+    let (chunks, tail) = x.as_chunks::<LANES>();
+    if let Some(i) = tail.iter().rposition(|&v| hit(v)) {
+        return Some(chunks.len() * LANES + i);
+    }
+    for (c, ch) in chunks.iter().enumerate().rev() {
+        if ch.iter().fold(false, |h, &v| h | hit(v)) {
+            return ch.iter().rposition(|&v| hit(v)).map(|i| c * LANES + i);
+        }
+    }
+    None
 }
 
 /// Index of the extreme of a contiguous row (0 for an empty row).
@@ -169,41 +221,51 @@ fn arg_scalar<T: Element, D: Direction, const LAST: bool>(
 /// assert_eq!(arg_row::<i32, Min, true>(&[2, -1, 5, -1]), 3); // the last tie
 /// ```
 ///
-/// Sixteen lanes each track their best value and the chunk where they found it, with
-/// branch-free selects that vectorize; the lanes are then merged by value and index, and the
-/// tail is finished in order.
+/// One pass computes, block by block, each block's extreme in sixteen vector lanes (one
+/// max/min per element, NaN flagged on the side) and keeps the first block (the last with
+/// `LAST`) that reaches the row's extreme; a second look searches only that block for the
+/// first (last) element equal to the extreme. If any NaN occurred, the answer is the first
+/// (last) NaN instead, found by a search of the row.
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     let Some(&first) = x.first() else {
         return 0;
     };
-    let (chunks, tail) = x.as_chunks::<LANES>();
-    let Some((&head, rest)) = chunks
-        .split_first()
-        .filter(|_| chunks.len() <= u32::MAX as usize)
-    else {
-        return arg_scalar::<T, D, LAST>(x.get(1..).unwrap_or(&[]), 1, first, 0);
+    let mut best = first;
+    let mut at = 0usize;
+    let mut nan = false;
+    for (b, block) in x.chunks(BLOCK).enumerate() {
+        let (m, n) = block_extreme::<T, D>(block);
+        nan |= n;
+        // Ties: the first block that reaches the extreme, or the last one with `LAST`.
+        let better = if LAST {
+            !D::better(best, m)
+        } else {
+            D::better(m, best)
+        };
+        if better {
+            best = m;
+            at = b;
+        }
+    }
+    if nan {
+        let found = if LAST {
+            find_last(x, |v: T| v.is_nan())
+        } else {
+            find_first(x, |v: T| v.is_nan())
+        };
+        return found.unwrap_or(0);
+    }
+    let start = at * BLOCK;
+    let block = x.get(start..).unwrap_or(&[]);
+    let block = block.get(..BLOCK).unwrap_or(block);
+    // No NaN: the elements not worse than the extreme are exactly those equal to it.
+    let found = if LAST {
+        find_last(block, |v: T| !D::better(best, v))
+    } else {
+        find_first(block, |v: T| !D::better(best, v))
     };
-    let mut best = head;
-    let mut at = [0u32; LANES];
-    for (c, ch) in rest.iter().enumerate() {
-        let c = c as u32 + 1;
-        for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(ch) {
-            let t = take::<T, D, LAST>(*b, v);
-            *b = if t { v } else { *b };
-            *a = if t { c } else { *a };
-        }
-    }
-    let mut b = best[0];
-    let mut bi = at[0] as usize * LANES;
-    for (j, (&v, &a)) in best.iter().zip(at.iter()).enumerate().skip(1) {
-        let i = a as usize * LANES + j;
-        if beats::<T, D, LAST>(b, bi, v, i) {
-            b = v;
-            bi = i;
-        }
-    }
-    arg_scalar::<T, D, LAST>(tail, chunks.len() * LANES, b, bi)
+    start + found.unwrap_or(0)
 }
 
 /// Arg-reduction of a block of rows of `inner` lanes (`x.len() / inner` rows) into `y`
@@ -491,6 +553,47 @@ mod tests {
                 );
                 let naive_min = ints[..len].iter().copied().min().unwrap_or(i8::MAX);
                 assert_eq!(fold::<i8, Min>(i8::MAX, &ints[..len]), naive_min);
+            }
+        }
+    }
+
+    /// Rows of several blocks: ties between blocks, the extreme in the first, middle or last
+    /// block, a NaN before or after it, a lone NaN in the tail.
+    #[test]
+    fn multi_block_rows_match_the_definition() {
+        let mut g = Lcg(3);
+        let mut buf = std::vec![0f32; 1100];
+        let mut ints = std::vec![0i16; 1100];
+        for len in [255, 256, 257, 511, 512, 513, 777, 1000, 1100] {
+            for trial in 0..40 {
+                for v in buf.iter_mut().take(len) {
+                    *v = (g.next() % 7) as f32 - 3.0;
+                }
+                for v in ints.iter_mut().take(len) {
+                    *v = (g.next() % 5) as i16 - 2;
+                }
+                // Plant one extreme (or several equal ones) somewhere.
+                for _ in 0..trial % 3 {
+                    let at = g.next() as usize % len;
+                    buf[at] = 9.0;
+                    ints[at] = i16::MIN;
+                }
+                if trial % 4 == 1 {
+                    let at = g.next() as usize % len;
+                    buf[at] = f32::NAN;
+                }
+                if trial % 8 == 2 {
+                    buf[len - 1] = f32::NAN;
+                }
+                if trial % 8 == 3 {
+                    buf[0] = -0.0;
+                    buf[len - 1] = 0.0;
+                    for v in buf.iter_mut().take(len - 1).skip(1) {
+                        *v = -1.0;
+                    }
+                }
+                check_arg(&buf[..len]);
+                check_arg(&ints[..len]);
             }
         }
     }
