@@ -65,10 +65,22 @@ pub fn pick<T: Element, D: Direction>(acc: T, v: T) -> T {
 }
 
 /// `acc[j] = pick(acc[j], x[j])` lane by lane: accumulates one row into the kept lanes.
+///
+/// The loop does one max/min per element (NaN in `x` is only flagged, on the side); a row that
+/// holds a NaN is then fixed up lane by lane, so the result is exactly [`pick`]'s.
 #[inline]
 pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
+    let mut nan = 0u32;
     for (a, &v) in acc.iter_mut().zip(x) {
-        *a = pick::<T, D>(*a, v);
+        *a = step::<T, D>(*a, v);
+        nan |= u32::from(v.is_nan());
+    }
+    if nan != 0 {
+        for (a, &v) in acc.iter_mut().zip(x) {
+            if v.is_nan() {
+                *a = v;
+            }
+        }
     }
 }
 
@@ -83,27 +95,25 @@ const LANES: usize = 16;
 /// assert_eq!(fold::<f32, Max>(f32::NEG_INFINITY, &[]), f32::NEG_INFINITY); // empty: identity
 /// ```
 ///
-/// Folds a contiguous row into `acc` (NaN-propagating), with 16 independent
-/// accumulators so that the loop vectorizes.
+/// Folds a contiguous row into `acc` (NaN-propagating: a NaN `acc` stays, otherwise the first
+/// NaN of the row is the result), with sixteen lanes of one max/min per element and NaN flagged
+/// on the side, so that the loop vectorizes.
 #[inline]
 pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
-    let (chunks, tail) = row.as_chunks::<LANES>();
-    let mut r = acc;
-    if !chunks.is_empty() {
-        let mut lanes = [acc; LANES];
-        for ch in chunks {
-            for (l, &v) in lanes.iter_mut().zip(ch) {
-                *l = pick::<T, D>(*l, v);
-            }
-        }
-        for &l in &lanes {
-            r = pick::<T, D>(r, l);
-        }
+    if acc.is_nan() {
+        return acc;
     }
-    for &v in tail {
-        r = pick::<T, D>(r, v);
+    let (m, nan) = block_extreme::<T, D>(row);
+    if nan {
+        return find_first(row, |v: T| v.is_nan())
+            .and_then(|i| row.get(i).copied())
+            .unwrap_or(acc);
     }
-    r
+    if row.is_empty() {
+        acc
+    } else {
+        step::<T, D>(acc, m)
+    }
 }
 
 /// For each element of `y`, folds the matching row of `n` elements of `x` into it.
@@ -594,6 +604,45 @@ mod tests {
                 }
                 check_arg(&buf[..len]);
                 check_arg(&ints[..len]);
+            }
+        }
+    }
+
+    /// The reference step of a NaN-propagating reduction, written out.
+    fn naive_pick(acc: f32, v: f32, max: bool) -> f32 {
+        if acc.is_nan() {
+            acc
+        } else if v.is_nan() || (max && v > acc) || (!max && v < acc) {
+            v
+        } else {
+            acc
+        }
+    }
+
+    #[test]
+    fn reductions_match_the_definition_lane_by_lane() {
+        let mut g = Lcg(5);
+        for len in [0, 1, 3, 16, 17, 64, 100, 300, 1000] {
+            for _ in 0..30 {
+                let acc0: std::vec::Vec<f32> = (0..len).map(|_| f32_pool(&mut g, true)).collect();
+                let x: std::vec::Vec<f32> = (0..len).map(|_| f32_pool(&mut g, true)).collect();
+                let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
+                let mut acc = acc0.clone();
+                reduce_lanes::<f32, Max>(&mut acc, &x);
+                for j in 0..len {
+                    assert!(same(acc[j], naive_pick(acc0[j], x[j], true)), "max lane {j}");
+                }
+                let mut acc = acc0.clone();
+                reduce_lanes::<f32, Min>(&mut acc, &x);
+                for j in 0..len {
+                    assert!(same(acc[j], naive_pick(acc0[j], x[j], false)), "min lane {j}");
+                }
+                for start in [f32::NEG_INFINITY, 0.0, f32::NAN] {
+                    let want = x.iter().fold(start, |a, &v| naive_pick(a, v, true));
+                    assert!(same(fold::<f32, Max>(start, &x), want), "fold {len} {start}");
+                    let want = x.iter().fold(start, |a, &v| naive_pick(a, v, false));
+                    assert!(same(fold::<f32, Min>(start, &x), want), "fold min {len} {start}");
+                }
             }
         }
     }
