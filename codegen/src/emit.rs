@@ -791,7 +791,7 @@ impl<'g> Emitter<'g> {
         let name = fn_name(node);
         let docs = node_docs(node, x, y);
         let p = plan(&node.op, &x.shape);
-        let body = self.kernel(&p, &tx);
+        let body = self.kernel(&p, &tx, x.dtype.size());
         let summary = format!(" Plan: {}.", describe_plan(&p));
         let allow = if p == Plan::Nothing {
             quote!(#[allow(unused_variables)])
@@ -818,7 +818,7 @@ impl<'g> Emitter<'g> {
         }
     }
 
-    fn kernel(&self, p: &Plan, t: &TokenStream) -> TokenStream {
+    fn kernel(&self, p: &Plan, t: &TokenStream, elem_size: usize) -> TokenStream {
         let rt = &self.rt;
         let k = quote!(#rt::kernels);
         match p {
@@ -853,10 +853,11 @@ impl<'g> Emitter<'g> {
             } => {
                 let d = self.dir(*direction);
                 let block = lit_usize(r * inner);
+                let size = lit_usize(elem_size);
                 let inner = lit_usize(*inner);
                 quote! {
                     for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#inner)) {
-                        #k::arg_lanes::<#t, #d, #last>(x, y, #inner);
+                        #k::arg_lanes::<#t, #d, #last, { #k::arg_tile(#inner, #size) }>(x, y, #inner);
                     }
                 }
             }

@@ -10,7 +10,7 @@
 
 use crate::{Direction, Element, Max};
 
-/// Lanes processed together by the strided arg-reduction and Hardmax kernels.
+/// Lanes processed together by the strided Hardmax kernel.
 const TILE: usize = 256;
 
 /// Fills `y` with `v`.
@@ -103,7 +103,7 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }
-    let (m, nan) = block_extreme::<T, D>(row);
+    let (m, nan) = block_extreme::<T, D, false>(row, &mut []);
     if nan {
         return find_first(row, |v: T| v.is_nan())
             .and_then(|i| row.get(i).copied())
@@ -155,30 +155,43 @@ fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
 const BLOCK: usize = 256;
 
 /// The extreme of a block by the order alone (NaN never replaces a number here), and whether
-/// the block holds a NaN. `(ZERO, false)` for an empty block.
+/// the block holds a NaN. `(ZERO, false)` for an empty block. With `CLEAR`, also writes zeros
+/// over `y` (as long as `x`) in the same pass: Hardmax's output costs no pass of its own.
 #[inline(always)]
-fn block_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
+fn block_extreme<T: Element, D: Direction, const CLEAR: bool>(x: &[T], y: &mut [T]) -> (T, bool) {
     let Some(&first) = x.first() else {
         return (T::ZERO, false);
     };
     let (chunks, tail) = x.as_chunks::<LANES>();
     let mut m = first;
     let mut nan = false;
-    if !chunks.is_empty() {
-        // Lanes start as a splat of the first element (which the fold includes anyway): this
-        // shape keeps the lanes in vector registers.
-        let mut lanes = [first; LANES];
-        // NaN flags for pairs of elements: `is_nan(a) | is_nan(b)` is one unordered compare.
-        let mut nans = [0u32; LANES / 2];
-        for ch in chunks {
-            for (l, &v) in lanes.iter_mut().zip(ch) {
-                *l = step::<T, D>(*l, v);
-            }
-            let (a, b) = ch.split_at(LANES / 2);
-            for ((n, &v), &w) in nans.iter_mut().zip(a).zip(b) {
-                *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
-            }
+    // Lanes start as a splat of the first element (which the fold includes anyway): this shape
+    // keeps the lanes in vector registers.
+    let mut lanes = [first; LANES];
+    // NaN flags for pairs of elements: `is_nan(a) | is_nan(b)` is one unordered compare.
+    let mut nans = [0u32; LANES / 2];
+    let mut chunk = |ch: &[T; LANES]| {
+        for (l, &v) in lanes.iter_mut().zip(ch) {
+            *l = step::<T, D>(*l, v);
         }
+        let (a, b) = ch.split_at(LANES / 2);
+        for ((n, &v), &w) in nans.iter_mut().zip(a).zip(b) {
+            *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
+        }
+    };
+    if CLEAR {
+        let (ychunks, ytail) = y.as_chunks_mut::<LANES>();
+        for (ch, o) in chunks.iter().zip(ychunks) {
+            chunk(ch);
+            *o = [T::ZERO; LANES];
+        }
+        fill(ytail, T::ZERO);
+    } else {
+        for ch in chunks {
+            chunk(ch);
+        }
+    }
+    if !chunks.is_empty() {
         for &l in &lanes {
             m = step::<T, D>(m, l);
         }
@@ -238,14 +251,27 @@ fn find_last<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
 /// (last) NaN instead, found by a search of the row.
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
+    arg_row_clearing::<T, D, LAST, false>(x, &mut [])
+}
+
+/// [`arg_row`], writing zeros over `y` in the same pass when `CLEAR` (for Hardmax).
+#[inline(always)]
+fn arg_row_clearing<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[T],
+    y: &mut [T],
+) -> usize {
     let Some(&first) = x.first() else {
         return 0;
     };
     let mut best = first;
     let mut at = 0usize;
     let mut nan = false;
+    let mut outs = y.chunks_mut(BLOCK);
     for (b, block) in x.chunks(BLOCK).enumerate() {
-        let (m, n) = block_extreme::<T, D>(block);
+        let (m, n) = match outs.next() {
+            Some(out) if CLEAR => block_extreme::<T, D, true>(block, out),
+            _ => block_extreme::<T, D, false>(block, &mut []),
+        };
         nan |= n;
         // Ties: the first block that reaches the extreme, or the last one with `LAST`.
         let better = if LAST {
@@ -278,14 +304,35 @@ pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     start + found.unwrap_or(0)
 }
 
+/// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
+/// `u32` row number per lane) lives on the stack and stays within 8 KiB.
+pub const fn arg_tile(inner: usize, elem_size: usize) -> usize {
+    let cap = (8192 / (elem_size + 4)) / LANES * LANES;
+    let want = inner.div_ceil(LANES) * LANES;
+    if want < cap {
+        want
+    } else {
+        cap
+    }
+}
+
 /// Arg-reduction of a block of rows of `inner` lanes (`x.len() / inner` rows) into `y`
-/// (`inner` indices), a tile of lanes at a time so the running state stays small.
+/// (`inner` indices), `TILE` lanes at a time (see [`arg_tile`], which the generator uses).
+///
+/// Rows are read in order; each tile's running best and row number are updated with one
+/// compare and two selects per element, on local copies of sixteen lanes so that the selects
+/// stay vector selects. NaN is only flagged in that pass; a tile that holds one is done again
+/// with the exact rule (a NaN beats everything, the first or last NaN wins).
 #[inline]
-pub fn arg_lanes<T: Element, D: Direction, const LAST: bool>(x: &[T], y: &mut [i64], inner: usize) {
+pub fn arg_lanes<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    inner: usize,
+) {
     if inner == 0 {
         return;
     }
-    if x.len() / inner > u32::MAX as usize {
+    if TILE == 0 || x.len() / inner > u32::MAX as usize {
         // More rows than the compact row counters hold: one lane at a time.
         for (j, o) in y.iter_mut().enumerate() {
             let mut lane = x.iter().skip(j).step_by(inner);
@@ -304,37 +351,115 @@ pub fn arg_lanes<T: Element, D: Direction, const LAST: bool>(x: &[T], y: &mut [i
     for (t, ytile) in y.chunks_mut(TILE).enumerate() {
         let start = t * TILE;
         let end = start + ytile.len();
-        let mut best = [T::ZERO; TILE];
-        let mut at = [0u32; TILE];
-        let mut rows = x.chunks_exact(inner);
-        let Some(lanes) = rows.next().and_then(|row| row.get(start..end)) else {
-            return;
-        };
-        for (b, &v) in best.iter_mut().zip(lanes) {
-            *b = v;
-        }
-        for (r, row) in rows.enumerate() {
-            let r = (r + 1) as u32;
-            let Some(lanes) = row.get(start..end) else {
-                return;
-            };
-            for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(lanes) {
-                let t = take::<T, D, LAST>(*b, v);
-                *b = if t { v } else { *b };
-                *a = if t { r } else { *a };
-            }
-        }
-        for (o, &a) in ytile.iter_mut().zip(at.iter()) {
-            *o = i64::from(a);
+        if !arg_tile_pass::<T, D, LAST, TILE, false>(x, ytile, inner, start, end) {
+            arg_tile_pass::<T, D, LAST, TILE, true>(x, ytile, inner, start, end);
         }
     }
+}
+
+/// One pass of [`arg_lanes`] over the lanes `start..end` of every row. Without `EXACT`, the
+/// order alone decides and the pass gives up (returns false, `y` untouched) if it met a NaN;
+/// with `EXACT`, the contract's NaN rule decides and the pass always finishes.
+#[inline(always)]
+fn arg_tile_pass<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const TILE: usize,
+    const EXACT: bool,
+>(
+    x: &[T],
+    y: &mut [i64],
+    inner: usize,
+    start: usize,
+    end: usize,
+) -> bool {
+    let choose = |b: T, v: T| {
+        if EXACT {
+            take::<T, D, LAST>(b, v)
+        } else if LAST {
+            !D::better(b, v)
+        } else {
+            D::better(v, b)
+        }
+    };
+    let mut best = [T::ZERO; TILE];
+    let mut at = [0u32; TILE];
+    let mut nans = [0u32; LANES];
+    let mut rows = x.chunks_exact(inner);
+    let Some(lanes) = rows.next().and_then(|row| row.get(start..end)) else {
+        return true;
+    };
+    if !EXACT && lanes_have_nan(lanes) {
+        return false;
+    }
+    for (b, &v) in best.iter_mut().zip(lanes) {
+        *b = v;
+    }
+    for (r, row) in rows.enumerate() {
+        let r = (r + 1) as u32;
+        let Some(lanes) = row.get(start..end) else {
+            return true;
+        };
+        // The state of this tile's lanes only (the last tile may be narrower than `TILE`).
+        let n = lanes.len();
+        let (Some(best), Some(at)) = (best.get_mut(..n), at.get_mut(..n)) else {
+            return true;
+        };
+        let (vchunks, vtail) = lanes.as_chunks::<LANES>();
+        let (bchunks, btail) = best.as_chunks_mut::<LANES>();
+        let (achunks, atail) = at.as_chunks_mut::<LANES>();
+        for ((bch, ach), vch) in bchunks.iter_mut().zip(achunks.iter_mut()).zip(vchunks) {
+            // Selects on local copies, stored back whole: a select stored into place would
+            // become a branch per lane.
+            let (mut b, mut a) = (*bch, *ach);
+            for (((b, a), n), &v) in b.iter_mut().zip(a.iter_mut()).zip(nans.iter_mut()).zip(vch) {
+                let t = choose(*b, v);
+                *b = if t { v } else { *b };
+                *a = if t { r } else { *a };
+                if !EXACT {
+                    *n |= u32::from(v.is_nan()).wrapping_neg();
+                }
+            }
+            *bch = b;
+            *ach = a;
+        }
+        // Lanes past the last whole chunk of the tile.
+        for ((b, a), &v) in btail.iter_mut().zip(atail.iter_mut()).zip(vtail) {
+            let t = choose(*b, v);
+            if !EXACT && v.is_nan() {
+                return false;
+            }
+            if t {
+                *b = v;
+                *a = r;
+            }
+        }
+    }
+    if !EXACT && nans.iter().fold(0, |a, &n| a | n) != 0 {
+        return false;
+    }
+    for (o, &a) in y.iter_mut().zip(at.iter()) {
+        *o = i64::from(a);
+    }
+    true
+}
+
+/// Whether any element of `x` is NaN.
+#[inline(always)]
+fn lanes_have_nan<T: Element>(x: &[T]) -> bool {
+    x.iter().fold(false, |h, &v| h | v.is_nan())
 }
 
 /// Hardmax of a contiguous row: 1 at the first maximum (or first NaN), 0 elsewhere.
 #[inline]
 pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
-    let idx = arg_row::<T, Max, false>(x);
-    fill(y, T::ZERO);
+    let idx = if x.len() == y.len() {
+        arg_row_clearing::<T, Max, false, true>(x, y)
+    } else {
+        fill(y, T::ZERO);
+        arg_row::<T, Max, false>(x)
+    };
     if let Some(o) = y.get_mut(idx) {
         *o = T::ONE;
     }
@@ -604,6 +729,12 @@ mod tests {
                 }
                 check_arg(&buf[..len]);
                 check_arg(&ints[..len]);
+                let mut y = std::vec![7f32; len];
+                hardmax_row(&buf[..len], &mut y);
+                let want = naive_arg::<f32, Max>(&buf[..len], false);
+                for (i, &o) in y.iter().enumerate() {
+                    assert_eq!(o, if i == want { 1.0 } else { 0.0 }, "hardmax {len} at {i}");
+                }
             }
         }
     }
@@ -630,19 +761,50 @@ mod tests {
                 let mut acc = acc0.clone();
                 reduce_lanes::<f32, Max>(&mut acc, &x);
                 for j in 0..len {
-                    assert!(same(acc[j], naive_pick(acc0[j], x[j], true)), "max lane {j}");
+                    assert!(
+                        same(acc[j], naive_pick(acc0[j], x[j], true)),
+                        "max lane {j}"
+                    );
                 }
                 let mut acc = acc0.clone();
                 reduce_lanes::<f32, Min>(&mut acc, &x);
                 for j in 0..len {
-                    assert!(same(acc[j], naive_pick(acc0[j], x[j], false)), "min lane {j}");
+                    assert!(
+                        same(acc[j], naive_pick(acc0[j], x[j], false)),
+                        "min lane {j}"
+                    );
                 }
                 for start in [f32::NEG_INFINITY, 0.0, f32::NAN] {
                     let want = x.iter().fold(start, |a, &v| naive_pick(a, v, true));
-                    assert!(same(fold::<f32, Max>(start, &x), want), "fold {len} {start}");
+                    assert!(
+                        same(fold::<f32, Max>(start, &x), want),
+                        "fold {len} {start}"
+                    );
                     let want = x.iter().fold(start, |a, &v| naive_pick(a, v, false));
-                    assert!(same(fold::<f32, Min>(start, &x), want), "fold min {len} {start}");
+                    assert!(
+                        same(fold::<f32, Min>(start, &x), want),
+                        "fold min {len} {start}"
+                    );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn arg_tiles_are_whole_chunks_within_8_kib() {
+        assert_eq!(arg_tile(1, 4), 16);
+        assert_eq!(arg_tile(17, 4), 32);
+        assert_eq!(arg_tile(1024, 4), 1024);
+        assert_eq!(arg_tile(4096, 4), 1024);
+        assert_eq!(arg_tile(4096, 8), 672);
+        assert_eq!(arg_tile(4096, 1), 1632);
+        for size in [1, 2, 4, 8] {
+            for inner in [1, 15, 16, 100, 1000, 5000] {
+                let t = arg_tile(inner, size);
+                assert!(
+                    t.is_multiple_of(16) && t >= 16 && t * (size + 4) <= 8192,
+                    "{inner} {size}"
+                );
             }
         }
     }
@@ -650,22 +812,41 @@ mod tests {
     #[test]
     fn strided_kernels_match_the_definition() {
         let mut g = Lcg(11);
-        for (rows, inner) in [(1, 1), (3, 5), (40, 7), (2, 300), (33, 257), (5, 600)] {
-            let x: std::vec::Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, true)).collect();
+        let shapes = [
+            (1, 1),
+            (3, 5),
+            (40, 7),
+            (2, 300),
+            (33, 257),
+            (5, 600),
+            (70, 40),
+        ];
+        for ((rows, inner), nan) in shapes.into_iter().flat_map(|s| [(s, true), (s, false)]) {
+            // Without NaN the fast pass decides; with NaN (in most tiles) the exact pass.
+            let x: std::vec::Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, nan)).collect();
             let mut y = std::vec![0i64; inner];
             let mut h = std::vec![9f32; rows * inner];
-            for last in [false, true] {
-                if last {
-                    arg_lanes::<f32, Min, true>(&x, &mut y, inner);
-                } else {
-                    arg_lanes::<f32, Min, false>(&x, &mut y, inner);
+            for (last, tile) in [
+                (false, 16),
+                (true, 16),
+                (false, 48),
+                (true, 256),
+                (false, 1024),
+            ] {
+                y.fill(-1);
+                match (last, tile) {
+                    (false, 16) => arg_lanes::<f32, Min, false, 16>(&x, &mut y, inner),
+                    (true, 16) => arg_lanes::<f32, Min, true, 16>(&x, &mut y, inner),
+                    (false, 48) => arg_lanes::<f32, Min, false, 48>(&x, &mut y, inner),
+                    (true, _) => arg_lanes::<f32, Min, true, 256>(&x, &mut y, inner),
+                    (false, _) => arg_lanes::<f32, Min, false, 1024>(&x, &mut y, inner),
                 }
                 for j in 0..inner {
                     let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
                     assert_eq!(
                         y[j] as usize,
                         naive_arg::<f32, Min>(&lane, last),
-                        "{rows}x{inner} lane {j}"
+                        "{rows}x{inner} lane {j}, last {last}, tile {tile}, NaN {nan}"
                     );
                 }
             }

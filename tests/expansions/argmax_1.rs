@@ -172,7 +172,12 @@ pub mod argmax_1 {
     #[inline]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::kernels::arg_lanes::<f32, ::onnx_aot::Max, false>(x, y, 4);
+            ::onnx_aot::kernels::arg_lanes::<
+                f32,
+                ::onnx_aot::Max,
+                false,
+                { ::onnx_aot::kernels::arg_tile(4, 4) },
+            >(x, y, 4);
         }
     }
 }

@@ -172,7 +172,12 @@ pub mod argmax_12 {
     #[inline]
     fn node_0_argmax(x: &[f64], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::kernels::arg_lanes::<f64, ::onnx_aot::Max, true>(x, y, 4);
+            ::onnx_aot::kernels::arg_lanes::<
+                f64,
+                ::onnx_aot::Max,
+                true,
+                { ::onnx_aot::kernels::arg_tile(4, 8) },
+            >(x, y, 4);
         }
     }
 }

@@ -172,7 +172,12 @@ pub mod argmin_13_i16 {
     #[inline]
     fn node_0_argmin(x: &[i16], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(3)) {
-            ::onnx_aot::kernels::arg_lanes::<i16, ::onnx_aot::Min, false>(x, y, 3);
+            ::onnx_aot::kernels::arg_lanes::<
+                i16,
+                ::onnx_aot::Min,
+                false,
+                { ::onnx_aot::kernels::arg_tile(3, 2) },
+            >(x, y, 3);
         }
     }
 }
