@@ -88,6 +88,9 @@ pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
 /// registers, so that the loops vectorize and hide latency.
 const LANES: usize = 16;
 
+/// Rows [`arg_lanes`] takes together while a chunk of lanes keeps its state in registers.
+const ROW_GROUP: usize = 8;
+
 /// ```
 /// use onnx_aot::{kernels::fold, Max, Min};
 /// assert!(fold::<f32, Max>(f32::NEG_INFINITY, &[1.0, f32::NAN, 5.0]).is_nan());
@@ -348,6 +351,8 @@ pub fn arg_lanes<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
         }
         return;
     }
+    // Whole rows only (generated code always passes them).
+    let x = x.get(..x.len() / inner * inner).unwrap_or(&[]);
     for (t, ytile) in y.chunks_mut(TILE).enumerate() {
         let start = t * TILE;
         let end = start + ytile.len();
@@ -386,8 +391,7 @@ fn arg_tile_pass<
     let mut best = [T::ZERO; TILE];
     let mut at = [0u32; TILE];
     let mut nans = [0u32; LANES];
-    let mut rows = x.chunks_exact(inner);
-    let Some(lanes) = rows.next().and_then(|row| row.get(start..end)) else {
+    let Some(lanes) = x.get(start..end) else {
         return true;
     };
     if !EXACT && lanes_have_nan(lanes) {
@@ -396,43 +400,54 @@ fn arg_tile_pass<
     for (b, &v) in best.iter_mut().zip(lanes) {
         *b = v;
     }
-    for (r, row) in rows.enumerate() {
-        let r = (r + 1) as u32;
-        let Some(lanes) = row.get(start..end) else {
-            return true;
-        };
-        // The state of this tile's lanes only (the last tile may be narrower than `TILE`).
-        let n = lanes.len();
-        let (Some(best), Some(at)) = (best.get_mut(..n), at.get_mut(..n)) else {
-            return true;
-        };
-        let (vchunks, vtail) = lanes.as_chunks::<LANES>();
-        let (bchunks, btail) = best.as_chunks_mut::<LANES>();
-        let (achunks, atail) = at.as_chunks_mut::<LANES>();
-        for ((bch, ach), vch) in bchunks.iter_mut().zip(achunks.iter_mut()).zip(vchunks) {
-            // Selects on local copies, stored back whole: a select stored into place would
-            // become a branch per lane.
+    // The state of this tile's lanes only (the last tile may be narrower than `TILE`).
+    let n = lanes.len();
+    let (Some(best), Some(at)) = (best.get_mut(..n), at.get_mut(..n)) else {
+        return true;
+    };
+    let (bchunks, btail) = best.as_chunks_mut::<LANES>();
+    let (achunks, atail) = at.as_chunks_mut::<LANES>();
+    let rest = x.get(inner..).unwrap_or(&[]);
+    // Rows come in groups; a chunk of sixteen lanes keeps its state in registers through the
+    // group (its rows are read as that many streams), then stores it back whole.
+    for (g, group) in rest.chunks(ROW_GROUP * inner).enumerate() {
+        let first_row = 1 + g * ROW_GROUP;
+        for (c, (bch, ach)) in bchunks.iter_mut().zip(achunks.iter_mut()).enumerate() {
+            let off = start + c * LANES;
+            // Selects on local copies: a select stored into place would become a branch per lane.
             let (mut b, mut a) = (*bch, *ach);
-            for (((b, a), n), &v) in b.iter_mut().zip(a.iter_mut()).zip(nans.iter_mut()).zip(vch) {
-                let t = choose(*b, v);
-                *b = if t { v } else { *b };
-                *a = if t { r } else { *a };
-                if !EXACT {
-                    *n |= u32::from(v.is_nan()).wrapping_neg();
+            for (k, row) in group.chunks_exact(inner).enumerate() {
+                let Some(vch) = row.get(off..).and_then(|r| r.first_chunk::<LANES>()) else {
+                    return true;
+                };
+                let r = (first_row + k) as u32;
+                for (((b, a), nan), &v) in
+                    b.iter_mut().zip(a.iter_mut()).zip(nans.iter_mut()).zip(vch)
+                {
+                    let t = choose(*b, v);
+                    *b = if t { v } else { *b };
+                    *a = if t { r } else { *a };
+                    if !EXACT {
+                        *nan |= u32::from(v.is_nan()).wrapping_neg();
+                    }
                 }
             }
             *bch = b;
             *ach = a;
         }
         // Lanes past the last whole chunk of the tile.
-        for ((b, a), &v) in btail.iter_mut().zip(atail.iter_mut()).zip(vtail) {
-            let t = choose(*b, v);
-            if !EXACT && v.is_nan() {
-                return false;
-            }
-            if t {
-                *b = v;
-                *a = r;
+        let off = start + bchunks.len() * LANES;
+        for (k, row) in group.chunks_exact(inner).enumerate() {
+            let r = (first_row + k) as u32;
+            let vtail = row.get(off..end).unwrap_or(&[]);
+            for ((b, a), &v) in btail.iter_mut().zip(atail.iter_mut()).zip(vtail) {
+                if !EXACT && v.is_nan() {
+                    return false;
+                }
+                if choose(*b, v) {
+                    *b = v;
+                    *a = r;
+                }
             }
         }
     }
