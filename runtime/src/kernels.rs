@@ -85,7 +85,8 @@ pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
 }
 
 /// Independent accumulators used by the contiguous kernels: enough to fill several vector
-/// registers, so that the loops vectorize and hide latency.
+/// registers, so that the loops vectorize and hide latency. (Wider settings for AVX2 and
+/// AVX-512 builds were measured and were not faster overall; see the README.)
 const LANES: usize = 16;
 
 /// Rows [`arg_lanes`] takes together while a chunk of lanes keeps its state in registers.
@@ -155,7 +156,7 @@ fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
 
 /// Elements per block of [`arg_row`]: one block's extreme is computed in vector lanes, and only
 /// the block that holds the answer is searched again.
-const BLOCK: usize = 256;
+const BLOCK: usize = 16 * LANES;
 
 /// The extreme of a block by the order alone (NaN never replaces a number here), and whether
 /// the block holds a NaN. `(ZERO, false)` for an empty block. With `CLEAR`, also writes zeros
@@ -807,17 +808,18 @@ mod tests {
 
     #[test]
     fn arg_tiles_are_whole_chunks_within_8_kib() {
-        assert_eq!(arg_tile(1, 4), 16);
-        assert_eq!(arg_tile(17, 4), 32);
+        // One chunk for a few lanes, whole chunks above, and the cap of 8 KiB of state.
+        assert_eq!(arg_tile(1, 4), LANES);
+        assert_eq!(arg_tile(LANES + 1, 4), 2 * LANES);
         assert_eq!(arg_tile(1024, 4), 1024);
         assert_eq!(arg_tile(4096, 4), 1024);
-        assert_eq!(arg_tile(4096, 8), 672);
-        assert_eq!(arg_tile(4096, 1), 1632);
+        assert_eq!(arg_tile(4096, 8), 8192 / 12 / LANES * LANES);
+        assert_eq!(arg_tile(4096, 1), 8192 / 5 / LANES * LANES);
         for size in [1, 2, 4, 8] {
             for inner in [1, 15, 16, 100, 1000, 5000] {
                 let t = arg_tile(inner, size);
                 assert!(
-                    t.is_multiple_of(16) && t >= 16 && t * (size + 4) <= 8192,
+                    t.is_multiple_of(LANES) && t >= LANES && t * (size + 4) <= 8192,
                     "{inner} {size}"
                 );
             }
