@@ -481,7 +481,8 @@ pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
     }
 }
 
-/// Hardmax of a block of rows of `inner` lanes, along the rows, tile by tile.
+/// Hardmax of a block of rows of `inner` lanes, along the rows, tile by tile: the passes of
+/// [`arg_lanes`] find each lane's row, then one pass writes the block.
 #[inline]
 pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     if inner == 0 {
@@ -493,33 +494,25 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
         hardmax_general(x, y, &[(inner, 1)], &[(rows, inner)]);
         return;
     }
-    let lanes = inner;
+    // Whole rows only (generated code always passes them).
+    let x = x.get(..rows * inner).unwrap_or(&[]);
     let mut start = 0;
-    while start < lanes {
-        let end = if lanes - start < TILE {
-            lanes
-        } else {
-            start + TILE
+    while start < inner {
+        let end = inner.min(start + TILE);
+        // The row of each lane's first maximum, by the passes of `arg_lanes`.
+        let mut rows_of = [0i64; TILE];
+        let Some(rows_of) = rows_of.get_mut(..end - start) else {
+            return;
         };
-        let mut best = [T::ZERO; TILE];
-        let mut idx = [0usize; TILE];
-        for (r, row) in x.chunks_exact(inner).enumerate() {
-            let Some(vals) = row.get(start..end) else {
-                return;
-            };
-            for ((b, i), &v) in best.iter_mut().zip(idx.iter_mut()).zip(vals) {
-                if r == 0 || take::<T, Max, false>(*b, v) {
-                    *b = v;
-                    *i = r;
-                }
-            }
+        if !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, inner, start, end) {
+            arg_tile_pass::<T, Max, false, TILE, true>(x, rows_of, inner, start, end);
         }
         for (r, row) in y.chunks_exact_mut(inner).enumerate() {
             let Some(outs) = row.get_mut(start..end) else {
                 return;
             };
-            for (o, &i) in outs.iter_mut().zip(idx.iter()) {
-                *o = if i == r { T::ONE } else { T::ZERO };
+            for (o, &i) in outs.iter_mut().zip(rows_of.iter()) {
+                *o = if i == r as i64 { T::ONE } else { T::ZERO };
             }
         }
         start = end;
