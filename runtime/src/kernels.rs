@@ -53,21 +53,11 @@ pub fn split2<T>(
     }
 }
 
-/// One step of a NaN-propagating reduction: `v` replaces `acc` if it is NaN or more extreme.
-/// Once `acc` is NaN it stays NaN.
-#[inline(always)]
-pub fn pick<T: Element, D: Direction>(acc: T, v: T) -> T {
-    if v.is_nan() | D::better(v, acc) {
-        v
-    } else {
-        acc
-    }
-}
-
-/// `acc[j] = pick(acc[j], x[j])` lane by lane: accumulates one row into the kept lanes.
+/// Accumulates one row into the kept lanes, NaN-propagating: `acc[j]` becomes `x[j]` if that is
+/// NaN or more extreme, and a NaN `acc[j]` stays.
 ///
 /// The loop does one max/min per element (NaN in `x` is only flagged, on the side); a row that
-/// holds a NaN is then fixed up lane by lane, so the result is exactly [`pick`]'s.
+/// holds a NaN is then fixed up lane by lane.
 #[inline]
 pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     let mut nan = 0u32;
@@ -395,7 +385,7 @@ fn arg_tile_pass<
     let Some(lanes) = x.get(start..end) else {
         return true;
     };
-    if !EXACT && lanes_have_nan(lanes) {
+    if !EXACT && find_first(lanes, |v: T| v.is_nan()).is_some() {
         return false;
     }
     for (b, &v) in best.iter_mut().zip(lanes) {
@@ -459,12 +449,6 @@ fn arg_tile_pass<
         *o = i64::from(a);
     }
     true
-}
-
-/// Whether any element of `x` is NaN.
-#[inline(always)]
-fn lanes_have_nan<T: Element>(x: &[T]) -> bool {
-    x.iter().fold(false, |h, &v| h | v.is_nan())
 }
 
 /// Hardmax of a contiguous row: 1 at the first maximum (or first NaN), 0 elsewhere.

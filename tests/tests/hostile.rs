@@ -686,6 +686,30 @@ fn inputs_beyond_the_struct_limit_are_a_clear_error() {
     );
 }
 
+/// Outputs likewise: four copies of one 2^60-byte input (ReduceMax without axes and with
+/// `noop_with_empty_axes`) are graph outputs, each within the limit, together beyond it.
+#[test]
+fn outputs_beyond_the_struct_limit_are_a_clear_error() {
+    let mut m = ModelBuilder::new();
+    m.opset("", 18)
+        .input("x", data_type::UINT8, &dims(&[1 << 60]));
+    for i in 0..4 {
+        let y = format!("y{i}");
+        m.node(Node::new("ReduceMax", &["x"], &[&y]).int("noop_with_empty_axes", 1))
+            .output(&y, data_type::UINT8, &dims(&[1 << 60]));
+    }
+    check_one(
+        "outputs_4x2^60",
+        m.build(),
+        options("outputs_4x2^60"),
+        Fails(&[
+            "the graph's outputs together need 4611686018427387904 bytes",
+            "beyond the size a struct may have",
+            "`y0` (1152921504606846976 bytes)",
+        ]),
+    );
+}
+
 /// A chain of 3000 Hardmax nodes generates within [`BIG_BUDGET`] unoptimized. The memory plan
 /// was quadratic in the number of intermediates (the lower bound scanned every value at every
 /// node, placement compared every pair, with B-tree lookups in the inner loops): 1000 nodes took
