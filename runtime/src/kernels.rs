@@ -238,15 +238,22 @@ fn find_last<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
 /// assert_eq!(arg_row::<i32, Min, true>(&[2, -1, 5, -1]), 3); // the last tie
 /// ```
 ///
-/// One pass computes, block by block, each block's extreme in sixteen vector lanes (one
-/// max/min per element, NaN flagged on the side) and keeps the first block (the last with
-/// `LAST`) that reaches the row's extreme; a second look searches only that block for the
-/// first (last) element equal to the extreme. If any NaN occurred, the answer is the first
-/// (last) NaN instead, found by a search of the row.
+/// The row is read once, in blocks of 256 elements: each block's extreme per lane comes
+/// from vector lanes (one max/min per element, NaN flagged on the side; two sets of sixteen
+/// lanes for elements of 4 bytes or less) and is kept, with no reduction across lanes per block. At the end the kept lanes give the extreme and the
+/// first (last, with `LAST`) block that holds it, and a second look searches only that block.
+/// If any NaN occurred, the answer is the first (last) NaN instead, found by a search of the
+/// row. Rows longer than 1024 elements are taken part by part.
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
 }
+
+/// Blocks of a part of a row in [`arg_row`], whose lane extremes are kept on the stack.
+const PART_BLOCKS: usize = 4;
+
+/// Elements per part of a row in [`arg_row`].
+const PART: usize = PART_BLOCKS * BLOCK;
 
 /// [`arg_row`], writing zeros over `y` in the same pass when `CLEAR` (for Hardmax).
 #[inline(always)]
@@ -254,28 +261,36 @@ fn arg_row_clearing<T: Element, D: Direction, const LAST: bool, const CLEAR: boo
     x: &[T],
     y: &mut [T],
 ) -> usize {
-    let Some(&first) = x.first() else {
-        return 0;
-    };
-    let mut best = first;
-    let mut at = 0usize;
+    arg_row_parts::<T, D, LAST, CLEAR, PART>(x, y)
+}
+
+/// [`arg_row_clearing`] over parts of `P` elements (at most [`PART`]; tests use small parts).
+#[inline(always)]
+fn arg_row_parts<T: Element, D: Direction, const LAST: bool, const CLEAR: bool, const P: usize>(
+    x: &[T],
+    y: &mut [T],
+) -> usize {
+    let p_len = if P == 0 || P > PART { PART } else { P };
+    // The extreme so far, and where the block that holds it starts.
+    let mut best: Option<(T, usize)> = None;
     let mut nan = false;
-    let mut outs = y.chunks_mut(BLOCK);
-    for (b, block) in x.chunks(BLOCK).enumerate() {
-        let (m, n) = match outs.next() {
-            Some(out) if CLEAR => block_extreme::<T, D, true>(block, out),
-            _ => block_extreme::<T, D, false>(block, &mut []),
+    let mut outs = y.chunks_mut(p_len);
+    for (p, part) in x.chunks(p_len).enumerate() {
+        let found = match outs.next() {
+            Some(out) if CLEAR => part_extreme::<T, D, LAST, true>(part, out),
+            _ => part_extreme::<T, D, LAST, false>(part, &mut []),
         };
-        nan |= n;
-        // Ties: the first block that reaches the extreme, or the last one with `LAST`.
-        let better = if LAST {
-            !D::better(best, m)
-        } else {
-            D::better(m, best)
+        let Some((v, start)) = found else {
+            nan = true;
+            continue;
         };
-        if better {
-            best = m;
-            at = b;
+        let take = match best {
+            None => true,
+            Some((b, _)) if LAST => !D::better(b, v),
+            Some((b, _)) => D::better(v, b),
+        };
+        if take {
+            best = Some((v, p * p_len + start));
         }
     }
     if nan {
@@ -286,16 +301,214 @@ fn arg_row_clearing<T: Element, D: Direction, const LAST: bool, const CLEAR: boo
         };
         return found.unwrap_or(0);
     }
-    let start = at * BLOCK;
+    let Some((best, start)) = best else {
+        return 0;
+    };
+    // No NaN: the elements not worse than the extreme are exactly those equal to it.
     let block = x.get(start..).unwrap_or(&[]);
     let block = block.get(..BLOCK).unwrap_or(block);
-    // No NaN: the elements not worse than the extreme are exactly those equal to it.
     let found = if LAST {
         find_last(block, |v: T| !D::better(best, v))
     } else {
         find_first(block, |v: T| !D::better(best, v))
     };
     start + found.unwrap_or(0)
+}
+
+/// The extreme of a part of a row (at most [`PART`] elements) by the order alone, and where the
+/// first (last, with `LAST`) block that holds it starts; `None` if the part holds a NaN or is
+/// empty. With `CLEAR`, writes zeros over `y` (as long as `x`) in the same pass.
+#[inline(always)]
+fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[T],
+    y: &mut [T],
+) -> Option<(T, usize)> {
+    let &first = x.first()?;
+    let (blocks, tail) = x.as_chunks::<BLOCK>();
+    // Each block's extreme per lane (slots past the last block are never read), and the running
+    // extreme per lane.
+    let mut kept = [[first; LANES]; PART_BLOCKS];
+    let mut run = [first; LANES];
+    let mut nans = [0u32; LANES / 2];
+    let (yblocks, ytail) = y.as_chunks_mut::<BLOCK>();
+    let mut yblocks = yblocks.iter_mut();
+    let mut slots = kept.iter_mut();
+    for block in blocks {
+        let cur = match yblocks.next() {
+            Some(out) if CLEAR => block_lanes::<T, D, true>(block, out, &mut nans),
+            _ => block_lanes::<T, D, false>(block, &mut [T::ZERO; BLOCK], &mut nans),
+        };
+        for (r, &c) in run.iter_mut().zip(&cur) {
+            *r = step::<T, D>(*r, c);
+        }
+        if let Some(k) = slots.next() {
+            *k = cur;
+        }
+    }
+    // The tail, a shorter last block: its lanes end with a chunk of the elements left over,
+    // padded with the tail's first element (a max/min does not mind an element twice).
+    if let Some(&t0) = tail.first() {
+        let (chunks, rest) = tail.as_chunks::<LANES>();
+        let mut pad = [t0; LANES];
+        for (p, &v) in pad.iter_mut().zip(rest) {
+            *p = v;
+        }
+        let cur = if CLEAR {
+            let (outs, _) = ytail.as_chunks_mut::<LANES>();
+            tail_lanes::<T, D, true>(chunks, outs, pad, &mut nans)
+        } else {
+            tail_lanes::<T, D, false>(chunks, &mut [], pad, &mut nans)
+        };
+        if CLEAR && !rest.is_empty() {
+            if let Some(o) = y.last_chunk_mut::<LANES>() {
+                // The elements left over, by one whole-chunk store over zeros already written.
+                *o = [T::ZERO; LANES];
+            } else {
+                fill(y, T::ZERO);
+            }
+        }
+        for (r, &c) in run.iter_mut().zip(&cur) {
+            *r = step::<T, D>(*r, c);
+        }
+        if let Some(k) = slots.next() {
+            *k = cur;
+        }
+    }
+    if nans.iter().fold(0, |a, &n| a | n) != 0 {
+        return None;
+    }
+    let best = lanes_extreme::<T, D>(&run);
+    // No NaN: the lanes that hold the extreme are exactly those not worse than it.
+    let used = blocks.len() + usize::from(!tail.is_empty());
+    let kept = kept.get(..used).unwrap_or(&kept).as_flattened();
+    let at = if LAST {
+        find_last(kept, |v: T| !D::better(best, v))
+    } else {
+        find_first(kept, |v: T| !D::better(best, v))
+    };
+    Some((best, at.map_or(0, |i| i / LANES * BLOCK)))
+}
+
+/// The extreme per lane of a tail's whole chunks and its padded last chunk `pad`, by the order
+/// alone, with their NaN flagged in `nans`. With `CLEAR`, also writes zeros over the matching
+/// chunks of `outs` in the same loop.
+#[inline(always)]
+fn tail_lanes<T: Element, D: Direction, const CLEAR: bool>(
+    chunks: &[[T; LANES]],
+    outs: &mut [[T; LANES]],
+    pad: [T; LANES],
+    nans: &mut [u32; LANES / 2],
+) -> [T; LANES] {
+    let mut cur = pad;
+    nan_pairs(nans, &pad);
+    if CLEAR {
+        for (ch, o) in chunks.iter().zip(outs) {
+            take_chunk::<T, D>(&mut cur, ch, nans);
+            *o = [T::ZERO; LANES];
+        }
+    } else {
+        for ch in chunks {
+            take_chunk::<T, D>(&mut cur, ch, nans);
+        }
+    }
+    cur
+}
+
+/// One block's extreme per lane, by the order alone, with its NaN flagged in `nans`. With
+/// `CLEAR`, also writes zeros over `out` chunk by chunk in the same loop.
+///
+/// For elements of 4 bytes or less, chunks are taken in pairs into two sets of lanes: each
+/// max/min chain is bound by the latency of one instruction, and twice the chains (still within
+/// the vector registers) keep up with the loads.
+#[inline(always)]
+fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
+    block: &[T; BLOCK],
+    out: &mut [T; BLOCK],
+    nans: &mut [u32; LANES / 2],
+) -> [T; LANES] {
+    let (chunks, _) = block.as_chunks::<LANES>();
+    let (outs, _) = out.as_chunks_mut::<LANES>();
+    if core::mem::size_of::<T>() <= 4 {
+        let (pairs, _) = chunks.as_chunks::<2>();
+        let (opairs, _) = outs.as_chunks_mut::<2>();
+        let (Some(([h0, h1], rest)), Some((ohead, orest))) =
+            (pairs.split_first(), opairs.split_first_mut())
+        else {
+            return [block[0]; LANES];
+        };
+        let (mut a, mut b) = (*h0, *h1);
+        nan_pairs(nans, h0);
+        nan_pairs(nans, h1);
+        if CLEAR {
+            *ohead = [[T::ZERO; LANES]; 2];
+        }
+        for ([c0, c1], o) in rest.iter().zip(orest) {
+            take_chunk::<T, D>(&mut a, c0, nans);
+            take_chunk::<T, D>(&mut b, c1, nans);
+            if CLEAR {
+                *o = [[T::ZERO; LANES]; 2];
+            }
+        }
+        for (l, &v) in a.iter_mut().zip(&b) {
+            *l = step::<T, D>(*l, v);
+        }
+        return a;
+    }
+    let (Some((head, rest)), Some((ohead, orest))) = (chunks.split_first(), outs.split_first_mut())
+    else {
+        return [block[0]; LANES];
+    };
+    let mut cur = *head;
+    nan_pairs(nans, head);
+    if CLEAR {
+        *ohead = [T::ZERO; LANES];
+    }
+    for (ch, o) in rest.iter().zip(orest) {
+        take_chunk::<T, D>(&mut cur, ch, nans);
+        if CLEAR {
+            *o = [T::ZERO; LANES];
+        }
+    }
+    cur
+}
+
+/// The extreme of sixteen lanes by the order alone, by halving (independent steps rather than
+/// one chain). Kept out of line: inlined, it changes how the lanes are laid out in registers in
+/// the loops before it.
+#[inline(never)]
+fn lanes_extreme<T: Element, D: Direction>(l: &[T; LANES]) -> T {
+    let mut h = *l;
+    let mut n = LANES / 2;
+    while n > 0 {
+        let (a, b) = h.split_at_mut(n);
+        for (a, &b) in a.iter_mut().zip(b.iter()) {
+            *a = step::<T, D>(*a, b);
+        }
+        n /= 2;
+    }
+    h[0]
+}
+
+/// Steps each lane with the matching element of `ch` and flags its NaN.
+#[inline(always)]
+fn take_chunk<T: Element, D: Direction>(
+    lanes: &mut [T; LANES],
+    ch: &[T; LANES],
+    nans: &mut [u32; LANES / 2],
+) {
+    for (l, &v) in lanes.iter_mut().zip(ch) {
+        *l = step::<T, D>(*l, v);
+    }
+    nan_pairs(nans, ch);
+}
+
+/// Flags NaN in pairs of elements of a chunk: `is_nan(a) | is_nan(b)` is one unordered compare.
+#[inline(always)]
+fn nan_pairs<T: Element>(nans: &mut [u32; LANES / 2], ch: &[T; LANES]) {
+    let (a, b) = ch.split_at(LANES / 2);
+    for ((n, &v), &w) in nans.iter_mut().zip(a).zip(b) {
+        *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
+    }
 }
 
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
@@ -452,7 +665,7 @@ fn arg_tile_pass<
 }
 
 /// Hardmax of a contiguous row: 1 at the first maximum (or first NaN), 0 elsewhere.
-#[inline]
+#[inline(always)]
 pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
     let idx = if x.len() == y.len() {
         arg_row_clearing::<T, Max, false, true>(x, y)
@@ -728,6 +941,87 @@ mod tests {
                 for (i, &o) in y.iter().enumerate() {
                     assert_eq!(o, if i == want { 1.0 } else { 0.0 }, "hardmax {len} at {i}");
                 }
+            }
+        }
+    }
+
+    /// `arg_row_parts` with parts of `P` elements against the definition, in all four modes,
+    /// and its clearing form (for Hardmax) zeroing every element.
+    fn check_parts<const P: usize>(x: &[f32]) {
+        macro_rules! mode {
+            ($d:ty, $last:literal) => {{
+                let want = naive_arg::<f32, $d>(x, $last);
+                let got = arg_row_parts::<f32, $d, $last, false, P>(x, &mut []);
+                assert_eq!(got, want, "P {} len {} last {}", P, x.len(), $last);
+                let mut y = std::vec![5f32; x.len()];
+                let got = arg_row_parts::<f32, $d, $last, true, P>(x, &mut y);
+                assert_eq!(got, want, "clearing, P {} len {}", P, x.len());
+                assert!(y.iter().all(|&v| v == 0.0), "P {} len {}: not cleared", P, x.len());
+            }};
+        }
+        mode!(Max, false);
+        mode!(Max, true);
+        mode!(Min, false);
+        mode!(Min, true);
+    }
+
+    /// Rows cut into parts (the kernels' own parts, and small ones here so that every part
+    /// boundary case is reached): the extreme in any part, ties across parts, tails of every
+    /// length, NaN in one part only.
+    #[test]
+    fn rows_in_parts_match_the_definition() {
+        let mut g = Lcg(11);
+        let mut buf = std::vec![0f32; 4200];
+        for len in [
+            1, 15, 16, 17, 31, 33, 255, 300, 1023, 1024, 1025, 2100, 4113,
+        ] {
+            for trial in 0..12 {
+                for v in buf.iter_mut().take(len) {
+                    *v = (g.next() % 5) as f32 - 2.0;
+                }
+                for _ in 0..trial % 4 {
+                    let at = g.next() as usize % len;
+                    buf[at] = if trial % 2 == 0 { 8.0 } else { -8.0 };
+                }
+                if trial == 7 {
+                    let at = g.next() as usize % len;
+                    buf[at] = f32::NAN;
+                }
+                if trial == 9 {
+                    buf[len - 1] = f32::NAN;
+                    buf[0] = f32::NAN;
+                }
+                let x = &buf[..len];
+                check_parts::<1>(x);
+                check_parts::<7>(x);
+                check_parts::<16>(x);
+                check_parts::<100>(x);
+                check_parts::<256>(x);
+                check_parts::<300>(x);
+                check_parts::<PART>(x);
+                check_arg(x);
+            }
+        }
+    }
+
+    /// Rows of 8-byte and 1-byte elements take other paths (one set of lanes; sixteen lanes in
+    /// one register): the same definition holds.
+    #[test]
+    fn wide_and_narrow_elements_match_the_definition() {
+        let mut g = Lcg(13);
+        for len in [1, 16, 17, 300, 1000, 1100, 2049] {
+            for _ in 0..10 {
+                let x: std::vec::Vec<f64> = (0..len)
+                    .map(|_| match g.next() % 40 {
+                        0 => f64::NAN,
+                        k => (k % 6) as f64,
+                    })
+                    .collect();
+                check_arg(&x);
+                let y: std::vec::Vec<u8> = (0..len).map(|_| (g.next() % 4) as u8 * 60).collect();
+                check_arg(&y);
+                let z: std::vec::Vec<i64> = (0..len).map(|_| (g.next() % 3) as i64 - 1).collect();
+                check_arg(&z);
             }
         }
     }
