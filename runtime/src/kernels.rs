@@ -240,10 +240,11 @@ fn find_last<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
 ///
 /// The row is read once, in blocks of 256 elements: each block's extreme per lane comes
 /// from vector lanes (one max/min per element, NaN flagged on the side; two sets of sixteen
-/// lanes for elements of 4 bytes or less) and is kept, with no reduction across lanes per block. At the end the kept lanes give the extreme and the
-/// first (last, with `LAST`) block that holds it, and a second look searches only that block.
-/// If any NaN occurred, the answer is the first (last) NaN instead, found by a search of the
-/// row. Rows longer than 1024 elements are taken part by part.
+/// lanes for elements of 4 bytes or less) and is kept, with no reduction across lanes per block.
+/// At the end the kept lanes give the extreme, the first (last, with `LAST`) block that holds
+/// it and the lanes that do; a second look reads only those lanes of that block (sixteen
+/// elements each). If any NaN occurred, the answer is the first (last) NaN instead, found by a
+/// search of the row. Rows longer than 1024 elements are taken part by part.
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
@@ -271,7 +272,7 @@ fn arg_row_parts<T: Element, D: Direction, const LAST: bool, const CLEAR: bool, 
     y: &mut [T],
 ) -> usize {
     let p_len = if P == 0 || P > PART { PART } else { P };
-    // The extreme so far, and where the block that holds it starts.
+    // The extreme so far, and its index.
     let mut best: Option<(T, usize)> = None;
     let mut nan = false;
     let mut outs = y.chunks_mut(p_len);
@@ -301,22 +302,11 @@ fn arg_row_parts<T: Element, D: Direction, const LAST: bool, const CLEAR: bool, 
         };
         return found.unwrap_or(0);
     }
-    let Some((best, start)) = best else {
-        return 0;
-    };
-    // No NaN: the elements not worse than the extreme are exactly those equal to it.
-    let block = x.get(start..).unwrap_or(&[]);
-    let block = block.get(..BLOCK).unwrap_or(block);
-    let found = if LAST {
-        find_last(block, |v: T| !D::better(best, v))
-    } else {
-        find_first(block, |v: T| !D::better(best, v))
-    };
-    start + found.unwrap_or(0)
+    best.map_or(0, |(_, i)| i)
 }
 
-/// The extreme of a part of a row (at most [`PART`] elements) by the order alone, and where the
-/// first (last, with `LAST`) block that holds it starts; `None` if the part holds a NaN or is
+/// The extreme of a part of a row (at most [`PART`] elements) by the order alone, and the index
+/// of its first (last, with `LAST`) occurrence; `None` if the part holds a NaN or is
 /// empty. With `CLEAR`, writes zeros over `y` (as long as `x`) in the same pass.
 #[inline(always)]
 fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
@@ -378,15 +368,65 @@ fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
         return None;
     }
     let best = lanes_extreme::<T, D>(&run);
-    // No NaN: the lanes that hold the extreme are exactly those not worse than it.
+    // No NaN: the elements (and lanes) that hold the extreme are exactly those not worse than
+    // it. The first (last) block whose kept lanes hold it, and which of its lanes do.
+    let hit = |v: T| !D::better(best, v);
     let used = blocks.len() + usize::from(!tail.is_empty());
-    let kept = kept.get(..used).unwrap_or(&kept).as_flattened();
-    let at = if LAST {
-        find_last(kept, |v: T| !D::better(best, v))
+    let kept = kept.get(..used).unwrap_or(&kept);
+    let mut found = (0, 0u32);
+    if LAST {
+        for (b, k) in kept.iter().enumerate().rev() {
+            let m = lane_mask(k, hit);
+            if m != 0 {
+                found = (b, m);
+                break;
+            }
+        }
     } else {
-        find_first(kept, |v: T| !D::better(best, v))
-    };
-    Some((best, at.map_or(0, |i| i / LANES * BLOCK)))
+        for (b, k) in kept.iter().enumerate() {
+            let m = lane_mask(k, hit);
+            if m != 0 {
+                found = (b, m);
+                break;
+            }
+        }
+    }
+    let (block, mut lanes) = found;
+    let start = block * BLOCK;
+    let region = x.get(start..).unwrap_or(&[]);
+    let region = region.get(..BLOCK).unwrap_or(region);
+    // Element `i` of the block went to lane `i % LANES` (a padded tail lane holds the tail's
+    // first element, lane 0's): search only the lanes that hold the extreme, one element per
+    // chunk, for the first (last) chunk that holds it.
+    let mut at: Option<usize> = None;
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        let mut column = region.get(l..).unwrap_or(&[]).iter().step_by(LANES);
+        let k = if LAST {
+            column.rposition(|&v| hit(v))
+        } else {
+            column.position(|&v| hit(v))
+        };
+        let Some(k) = k else { continue };
+        let i = k * LANES + l;
+        at = Some(match at {
+            Some(a) if LAST => a.max(i),
+            Some(a) => a.min(i),
+            None => i,
+        });
+    }
+    Some((best, start + at.unwrap_or(0)))
+}
+
+/// Bit `l` set where lane `l` holds an element for which `hit` holds.
+#[inline(always)]
+fn lane_mask<T: Element>(lanes: &[T; LANES], hit: impl Fn(T) -> bool) -> u32 {
+    let mut m = 0u32;
+    for (l, &v) in lanes.iter().enumerate() {
+        m |= u32::from(hit(v)) << l;
+    }
+    m
 }
 
 /// The extreme per lane of a tail's whole chunks and its padded last chunk `pad`, by the order
