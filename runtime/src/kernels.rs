@@ -97,7 +97,7 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }
-    let (m, nan) = block_extreme::<T, D, false>(row, &mut []);
+    let (m, nan) = block_extreme::<T, D>(row);
     if nan {
         return find_first(row, |v: T| v.is_nan())
             .and_then(|i| row.get(i).copied())
@@ -148,11 +148,10 @@ fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
 /// the block that holds the answer is searched again.
 const BLOCK: usize = 16 * LANES;
 
-/// The extreme of a block by the order alone (NaN never replaces a number here), and whether
-/// the block holds a NaN. `(ZERO, false)` for an empty block. With `CLEAR`, also writes zeros
-/// over `y` (as long as `x`) in the same pass: Hardmax's output costs no pass of its own.
+/// The extreme of a row by the order alone (NaN never replaces a number here), and whether the
+/// row holds a NaN. `(ZERO, false)` for an empty row.
 #[inline(always)]
-fn block_extreme<T: Element, D: Direction, const CLEAR: bool>(x: &[T], y: &mut [T]) -> (T, bool) {
+fn block_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let Some(&first) = x.first() else {
         return (T::ZERO, false);
     };
@@ -162,28 +161,9 @@ fn block_extreme<T: Element, D: Direction, const CLEAR: bool>(x: &[T], y: &mut [
     // Lanes start as a splat of the first element (which the fold includes anyway): this shape
     // keeps the lanes in vector registers.
     let mut lanes = [first; LANES];
-    // NaN flags for pairs of elements: `is_nan(a) | is_nan(b)` is one unordered compare.
     let mut nans = [0u32; LANES / 2];
-    let mut chunk = |ch: &[T; LANES]| {
-        for (l, &v) in lanes.iter_mut().zip(ch) {
-            *l = step::<T, D>(*l, v);
-        }
-        let (a, b) = ch.split_at(LANES / 2);
-        for ((n, &v), &w) in nans.iter_mut().zip(a).zip(b) {
-            *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
-        }
-    };
-    if CLEAR {
-        let (ychunks, ytail) = y.as_chunks_mut::<LANES>();
-        for (ch, o) in chunks.iter().zip(ychunks) {
-            chunk(ch);
-            *o = [T::ZERO; LANES];
-        }
-        fill(ytail, T::ZERO);
-    } else {
-        for ch in chunks {
-            chunk(ch);
-        }
+    for ch in chunks {
+        take_chunk::<T, D>(&mut lanes, ch, &mut nans);
     }
     if !chunks.is_empty() {
         for &l in &lanes {
@@ -320,13 +300,21 @@ fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
     let mut kept = [[first; LANES]; PART_BLOCKS];
     let mut run = [first; LANES];
     let mut nans = [0u32; LANES / 2];
+    // Zeros for Hardmax's output, as a value the optimizer cannot see: stores of a known zero
+    // are merged into one `memset` after each block's loads, and the stores then wait on their
+    // own instead of overlapping the loads.
+    let zero = if CLEAR {
+        core::hint::black_box(T::ZERO)
+    } else {
+        T::ZERO
+    };
     let (yblocks, ytail) = y.as_chunks_mut::<BLOCK>();
     let mut yblocks = yblocks.iter_mut();
     let mut slots = kept.iter_mut();
     for block in blocks {
         let cur = match yblocks.next() {
-            Some(out) if CLEAR => block_lanes::<T, D, true>(block, out, &mut nans),
-            _ => block_lanes::<T, D, false>(block, &mut [T::ZERO; BLOCK], &mut nans),
+            Some(out) if CLEAR => block_lanes::<T, D, true>(block, out, &mut nans, zero),
+            _ => block_lanes::<T, D, false>(block, &mut [T::ZERO; BLOCK], &mut nans, zero),
         };
         for (r, &c) in run.iter_mut().zip(&cur) {
             *r = step::<T, D>(*r, c);
@@ -345,14 +333,14 @@ fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
         }
         let cur = if CLEAR {
             let (outs, _) = ytail.as_chunks_mut::<LANES>();
-            tail_lanes::<T, D, true>(chunks, outs, pad, &mut nans)
+            tail_lanes::<T, D, true>(chunks, outs, pad, &mut nans, zero)
         } else {
-            tail_lanes::<T, D, false>(chunks, &mut [], pad, &mut nans)
+            tail_lanes::<T, D, false>(chunks, &mut [], pad, &mut nans, zero)
         };
         if CLEAR && !rest.is_empty() {
             if let Some(o) = y.last_chunk_mut::<LANES>() {
                 // The elements left over, by one whole-chunk store over zeros already written.
-                *o = [T::ZERO; LANES];
+                *o = [zero; LANES];
             } else {
                 fill(y, T::ZERO);
             }
@@ -438,13 +426,14 @@ fn tail_lanes<T: Element, D: Direction, const CLEAR: bool>(
     outs: &mut [[T; LANES]],
     pad: [T; LANES],
     nans: &mut [u32; LANES / 2],
+    zero: T,
 ) -> [T; LANES] {
     let mut cur = pad;
     nan_pairs(nans, &pad);
     if CLEAR {
         for (ch, o) in chunks.iter().zip(outs) {
             take_chunk::<T, D>(&mut cur, ch, nans);
-            *o = [T::ZERO; LANES];
+            *o = [zero; LANES];
         }
     } else {
         for ch in chunks {
@@ -465,6 +454,7 @@ fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
     block: &[T; BLOCK],
     out: &mut [T; BLOCK],
     nans: &mut [u32; LANES / 2],
+    zero: T,
 ) -> [T; LANES] {
     let (chunks, _) = block.as_chunks::<LANES>();
     let (outs, _) = out.as_chunks_mut::<LANES>();
@@ -480,13 +470,13 @@ fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
         nan_pairs(nans, h0);
         nan_pairs(nans, h1);
         if CLEAR {
-            *ohead = [[T::ZERO; LANES]; 2];
+            *ohead = [[zero; LANES]; 2];
         }
         for ([c0, c1], o) in rest.iter().zip(orest) {
             take_chunk::<T, D>(&mut a, c0, nans);
             take_chunk::<T, D>(&mut b, c1, nans);
             if CLEAR {
-                *o = [[T::ZERO; LANES]; 2];
+                *o = [[zero; LANES]; 2];
             }
         }
         for (l, &v) in a.iter_mut().zip(&b) {
@@ -501,12 +491,12 @@ fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
     let mut cur = *head;
     nan_pairs(nans, head);
     if CLEAR {
-        *ohead = [T::ZERO; LANES];
+        *ohead = [zero; LANES];
     }
     for (ch, o) in rest.iter().zip(orest) {
         take_chunk::<T, D>(&mut cur, ch, nans);
         if CLEAR {
-            *o = [T::ZERO; LANES];
+            *o = [zero; LANES];
         }
     }
     cur
