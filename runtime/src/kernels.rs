@@ -193,21 +193,6 @@ fn find_first<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
         .map(|i| chunks.len() * LANES + i)
 }
 
-/// The last index where `hit` holds (see [`find_first`]).
-#[inline(always)]
-fn find_last<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
-    let (chunks, tail) = x.as_chunks::<LANES>();
-    if let Some(i) = tail.iter().rposition(|&v| hit(v)) {
-        return Some(chunks.len() * LANES + i);
-    }
-    for (c, ch) in chunks.iter().enumerate().rev() {
-        if ch.iter().fold(false, |h, &v| h | hit(v)) {
-            return ch.iter().rposition(|&v| hit(v)).map(|i| c * LANES + i);
-        }
-    }
-    None
-}
-
 /// Index of the extreme of a contiguous row (0 for an empty row).
 ///
 /// ```
@@ -236,13 +221,44 @@ const PART_BLOCKS: usize = 4;
 /// Elements per part of a row in [`arg_row`].
 const PART: usize = PART_BLOCKS * BLOCK;
 
-/// [`arg_row`], writing zeros over `y` in the same pass when `CLEAR` (for Hardmax).
+/// [`arg_row`], writing zeros over `y` in the same pass when `CLEAR` (for Hardmax). With the
+/// `small-code` feature, [`arg_row_compact`] instead.
 #[inline(always)]
 fn arg_row_clearing<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
     x: &[T],
     y: &mut [T],
 ) -> usize {
-    arg_row_parts::<T, D, LAST, CLEAR, PART>(x, y)
+    if cfg!(feature = "small-code") {
+        arg_row_compact::<T, D, LAST, CLEAR>(x, y)
+    } else {
+        arg_row_parts::<T, D, LAST, CLEAR, PART>(x, y)
+    }
+}
+
+/// [`arg_row_clearing`] in little code, for the `small-code` feature: one pass for the extreme
+/// (and NaN), then a plain search for its first (last) occurrence, or for the first (last) NaN.
+#[inline(always)]
+fn arg_row_compact<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[T],
+    y: &mut [T],
+) -> usize {
+    if CLEAR {
+        fill(y, T::ZERO);
+    }
+    let (best, nan) = block_extreme::<T, D>(x);
+    let hit = |v: &T| {
+        if nan {
+            v.is_nan()
+        } else {
+            !D::better(best, *v)
+        }
+    };
+    let found = if LAST {
+        x.iter().rposition(hit)
+    } else {
+        x.iter().position(hit)
+    };
+    found.unwrap_or(0)
 }
 
 /// [`arg_row_clearing`] over parts of `P` elements (at most [`PART`]; tests use small parts).
@@ -275,10 +291,11 @@ fn arg_row_parts<T: Element, D: Direction, const LAST: bool, const CLEAR: bool, 
         }
     }
     if nan {
+        // Rows with a NaN are rare: a plain search keeps this path small.
         let found = if LAST {
-            find_last(x, |v: T| v.is_nan())
+            x.iter().rposition(|v| v.is_nan())
         } else {
-            find_first(x, |v: T| v.is_nan())
+            x.iter().position(|v| v.is_nan())
         };
         return found.unwrap_or(0);
     }
@@ -861,27 +878,28 @@ mod tests {
         }
     }
 
+    /// Both contiguous kernels (the default one and the `small-code` one, whichever `arg_row`
+    /// picks) against the definition, in all four modes, and their clearing forms.
     fn check_arg<T: Element>(x: &[T]) {
-        assert_eq!(
-            arg_row::<T, Max, false>(x),
-            naive_arg::<T, Max>(x, false),
-            "max first {x:?}"
-        );
-        assert_eq!(
-            arg_row::<T, Max, true>(x),
-            naive_arg::<T, Max>(x, true),
-            "max last {x:?}"
-        );
-        assert_eq!(
-            arg_row::<T, Min, false>(x),
-            naive_arg::<T, Min>(x, false),
-            "min first {x:?}"
-        );
-        assert_eq!(
-            arg_row::<T, Min, true>(x),
-            naive_arg::<T, Min>(x, true),
-            "min last {x:?}"
-        );
+        macro_rules! mode {
+            ($d:ty, $last:literal) => {{
+                let want = naive_arg::<T, $d>(x, $last);
+                let what = (stringify!($d), $last, x);
+                assert_eq!(arg_row::<T, $d, $last>(x), want, "{what:?}");
+                let got = arg_row_parts::<T, $d, $last, false, PART>(x, &mut []);
+                assert_eq!(got, want, "parts {what:?}");
+                let got = arg_row_compact::<T, $d, $last, false>(x, &mut []);
+                assert_eq!(got, want, "compact {what:?}");
+                let mut y = std::vec![T::ONE; x.len()];
+                let got = arg_row_compact::<T, $d, $last, true>(x, &mut y);
+                assert_eq!(got, want, "compact, clearing {what:?}");
+                assert!(y.iter().all(|&v| v == T::ZERO), "compact: not cleared {what:?}");
+            }};
+        }
+        mode!(Max, false);
+        mode!(Max, true);
+        mode!(Min, false);
+        mode!(Min, true);
     }
 
     #[test]
