@@ -277,7 +277,7 @@ fn arg_row_parts<T: Element, D: Direction, const LAST: bool, const CLEAR: bool, 
             Some(out) if CLEAR => part_extreme::<T, D, LAST, true>(part, out),
             _ => part_extreme::<T, D, LAST, false>(part, &mut []),
         };
-        let Some((v, start)) = found else {
+        let Some((v, i)) = found else {
             nan = true;
             continue;
         };
@@ -287,7 +287,7 @@ fn arg_row_parts<T: Element, D: Direction, const LAST: bool, const CLEAR: bool, 
             Some((b, _)) => D::better(v, b),
         };
         if take {
-            best = Some((v, p * p_len + start));
+            best = Some((v, p * p_len + i));
         }
     }
     if nan {
