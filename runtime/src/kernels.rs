@@ -97,7 +97,7 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }
-    let (m, nan) = block_extreme::<T, D>(row);
+    let (m, nan) = row_extreme::<T, D>(row);
     if nan {
         return find_first(row, |v: T| v.is_nan())
             .and_then(|i| row.get(i).copied())
@@ -144,14 +144,14 @@ fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
     }
 }
 
-/// Elements per block of [`arg_row`]: one block's extreme is computed in vector lanes, and only
-/// the block that holds the answer is searched again.
+/// Elements per block of [`arg_row`]: each block's extreme per lane is kept, and only the lanes
+/// of the block that holds the answer are read again.
 const BLOCK: usize = 16 * LANES;
 
 /// The extreme of a row by the order alone (NaN never replaces a number here), and whether the
 /// row holds a NaN. `(ZERO, false)` for an empty row.
 #[inline(always)]
-fn block_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
+fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let Some(&first) = x.first() else {
         return (T::ZERO, false);
     };
@@ -206,10 +206,12 @@ fn find_first<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
 /// The row is read once, in blocks of 256 elements: each block's extreme per lane comes
 /// from vector lanes (one max/min per element, NaN flagged on the side; two sets of sixteen
 /// lanes for elements of 4 bytes or less) and is kept, with no reduction across lanes per block.
-/// At the end the kept lanes give the extreme, the first (last, with `LAST`) block that holds
-/// it and the lanes that do; a second look reads only those lanes of that block (sixteen
-/// elements each). If any NaN occurred, the answer is the first (last) NaN instead, found by a
-/// search of the row. Rows longer than 1024 elements are taken part by part.
+/// Rows are taken in parts of up to 1024 elements (four blocks); at the end of a part the kept
+/// lanes give its extreme, the first (last, with `LAST`) block that holds it and the lanes that
+/// do, and a second look reads only those lanes of that block (sixteen elements each). The
+/// parts' answers are then compared. If any NaN occurred, the answer is the first (last) NaN
+/// instead, found by a search of the row. With the `small-code` feature, one pass finds the
+/// extreme and a plain search its index instead: the same answers in less code.
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
@@ -245,7 +247,7 @@ fn arg_row_compact<T: Element, D: Direction, const LAST: bool, const CLEAR: bool
     if CLEAR {
         fill(y, T::ZERO);
     }
-    let (best, nan) = block_extreme::<T, D>(x);
+    let (best, nan) = row_extreme::<T, D>(x);
     let hit = |v: &T| {
         if nan {
             v.is_nan()
@@ -329,10 +331,7 @@ fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
     let mut yblocks = yblocks.iter_mut();
     let mut slots = kept.iter_mut();
     for block in blocks {
-        let cur = match yblocks.next() {
-            Some(out) if CLEAR => block_lanes::<T, D, true>(block, out, &mut nans, zero),
-            _ => block_lanes::<T, D, false>(block, &mut [T::ZERO; BLOCK], &mut nans, zero),
-        };
+        let cur = block_lanes::<T, D, CLEAR>(block, yblocks.next(), &mut nans, zero);
         for (r, &c) in run.iter_mut().zip(&cur) {
             *r = step::<T, D>(*r, c);
         }
@@ -378,24 +377,13 @@ fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
     let hit = |v: T| !D::better(best, v);
     let used = blocks.len() + usize::from(!tail.is_empty());
     let kept = kept.get(..used).unwrap_or(&kept);
-    let mut found = (0, 0u32);
-    if LAST {
-        for (b, k) in kept.iter().enumerate().rev() {
-            let m = lane_mask(k, hit);
-            if m != 0 {
-                found = (b, m);
-                break;
-            }
-        }
+    let holds = |(b, k): (usize, &[T; LANES])| Some((b, lane_mask(k, hit))).filter(|f| f.1 != 0);
+    let found = if LAST {
+        kept.iter().enumerate().rev().find_map(holds)
     } else {
-        for (b, k) in kept.iter().enumerate() {
-            let m = lane_mask(k, hit);
-            if m != 0 {
-                found = (b, m);
-                break;
-            }
-        }
-    }
+        kept.iter().enumerate().find_map(holds)
+    };
+    let found = found.unwrap_or((0, 0));
     let (block, mut lanes) = found;
     let start = block * BLOCK;
     let region = x.get(start..).unwrap_or(&[]);
@@ -469,31 +457,35 @@ fn tail_lanes<T: Element, D: Direction, const CLEAR: bool>(
 #[inline(always)]
 fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
     block: &[T; BLOCK],
-    out: &mut [T; BLOCK],
+    out: Option<&mut [T; BLOCK]>,
     nans: &mut [u32; LANES / 2],
     zero: T,
 ) -> [T; LANES] {
     let (chunks, _) = block.as_chunks::<LANES>();
-    let (outs, _) = out.as_chunks_mut::<LANES>();
+    let outs = match out {
+        Some(out) if CLEAR => out.as_chunks_mut::<LANES>().0,
+        _ => &mut [],
+    };
     if core::mem::size_of::<T>() <= 4 {
         let (pairs, _) = chunks.as_chunks::<2>();
         let (opairs, _) = outs.as_chunks_mut::<2>();
-        let (Some(([h0, h1], rest)), Some((ohead, orest))) =
-            (pairs.split_first(), opairs.split_first_mut())
-        else {
+        let Some(([h0, h1], rest)) = pairs.split_first() else {
             return [block[0]; LANES];
         };
         let (mut a, mut b) = (*h0, *h1);
         nan_pairs(nans, h0);
         nan_pairs(nans, h1);
-        if CLEAR {
+        if let (true, Some((ohead, orest))) = (CLEAR, opairs.split_first_mut()) {
             *ohead = [[zero; LANES]; 2];
-        }
-        for ([c0, c1], o) in rest.iter().zip(orest) {
-            take_chunk::<T, D>(&mut a, c0, nans);
-            take_chunk::<T, D>(&mut b, c1, nans);
-            if CLEAR {
+            for ([c0, c1], o) in rest.iter().zip(orest) {
+                take_chunk::<T, D>(&mut a, c0, nans);
+                take_chunk::<T, D>(&mut b, c1, nans);
                 *o = [[zero; LANES]; 2];
+            }
+        } else {
+            for [c0, c1] in rest {
+                take_chunk::<T, D>(&mut a, c0, nans);
+                take_chunk::<T, D>(&mut b, c1, nans);
             }
         }
         for (l, &v) in a.iter_mut().zip(&b) {
@@ -501,19 +493,20 @@ fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
         }
         return a;
     }
-    let (Some((head, rest)), Some((ohead, orest))) = (chunks.split_first(), outs.split_first_mut())
-    else {
+    let Some((head, rest)) = chunks.split_first() else {
         return [block[0]; LANES];
     };
     let mut cur = *head;
     nan_pairs(nans, head);
-    if CLEAR {
+    if let (true, Some((ohead, orest))) = (CLEAR, outs.split_first_mut()) {
         *ohead = [zero; LANES];
-    }
-    for (ch, o) in rest.iter().zip(orest) {
-        take_chunk::<T, D>(&mut cur, ch, nans);
-        if CLEAR {
+        for (ch, o) in rest.iter().zip(orest) {
+            take_chunk::<T, D>(&mut cur, ch, nans);
             *o = [zero; LANES];
+        }
+    } else {
+        for ch in rest {
+            take_chunk::<T, D>(&mut cur, ch, nans);
         }
     }
     cur
@@ -879,7 +872,8 @@ mod tests {
     }
 
     /// Both contiguous kernels (the default one and the `small-code` one, whichever `arg_row`
-    /// picks) against the definition, in all four modes, and their clearing forms.
+    /// picks) against the definition, in all four modes, and the clearing forms of both (which
+    /// must also zero every element).
     fn check_arg<T: Element>(x: &[T]) {
         macro_rules! mode {
             ($d:ty, $last:literal) => {{
@@ -888,6 +882,10 @@ mod tests {
                 assert_eq!(arg_row::<T, $d, $last>(x), want, "{what:?}");
                 let got = arg_row_parts::<T, $d, $last, false, PART>(x, &mut []);
                 assert_eq!(got, want, "parts {what:?}");
+                let mut y = std::vec![T::ONE; x.len()];
+                let got = arg_row_parts::<T, $d, $last, true, PART>(x, &mut y);
+                assert_eq!(got, want, "parts, clearing {what:?}");
+                assert!(y.iter().all(|&v| v == T::ZERO), "parts: not cleared {what:?}");
                 let got = arg_row_compact::<T, $d, $last, false>(x, &mut []);
                 assert_eq!(got, want, "compact {what:?}");
                 let mut y = std::vec![T::ONE; x.len()];
@@ -1066,6 +1064,13 @@ mod tests {
                     })
                     .collect();
                 check_arg(&x);
+                // A lone NaN in the first chunk of a block (the chunk that starts its lanes).
+                let mut lone: std::vec::Vec<f64> = (0..len).map(|i| (i % 7) as f64).collect();
+                let at = (g.next() as usize % len) / BLOCK * BLOCK + g.next() as usize % LANES;
+                if let Some(v) = lone.get_mut(at) {
+                    *v = f64::NAN;
+                }
+                check_arg(&lone);
                 let y: std::vec::Vec<u8> = (0..len).map(|_| (g.next() % 4) as u8 * 60).collect();
                 check_arg(&y);
                 let z: std::vec::Vec<i64> = (0..len).map(|_| (g.next() % 3) as i64 - 1).collect();
