@@ -175,8 +175,6 @@ pub mod reducemin_13_u8 {
             y,
             <::onnx_aot::Min as ::onnx_aot::Direction>::identity::<u8>(),
         );
-        for x in x.chunks_exact(6) {
-            ::onnx_aot::kernels::reduce_lanes::<u8, ::onnx_aot::Min>(y, x);
-        }
+        ::onnx_aot::kernels::reduce_lanes_rows::<u8, ::onnx_aot::Min>(y, x);
     }
 }
