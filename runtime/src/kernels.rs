@@ -409,9 +409,9 @@ fn part_extreme<T: Element, D: Direction, const LAST: bool, const CLEAR: bool>(
         }
         let cur = if CLEAR {
             let (outs, _) = ytail.as_chunks_mut::<LANES>();
-            tail_lanes::<T, D, true>(chunks, outs, pad, &mut nans, zero)
+            chunks_lanes::<T, D, true>(chunks, outs, pad, &mut nans, zero)
         } else {
-            tail_lanes::<T, D, false>(chunks, &mut [], pad, &mut nans, zero)
+            chunks_lanes::<T, D, false>(chunks, &mut [], pad, &mut nans, zero)
         };
         if CLEAR && !rest.is_empty() {
             if let Some(o) = y.last_chunk_mut::<LANES>() {
@@ -482,19 +482,19 @@ fn lane_mask<T: Element>(lanes: &[T; LANES], hit: impl Fn(T) -> bool) -> u32 {
     m
 }
 
-/// The extreme per lane of a tail's whole chunks and its padded last chunk `pad`, by the order
-/// alone, with their NaN flagged in `nans`. With `CLEAR`, also writes zeros over the matching
-/// chunks of `outs` in the same loop.
+/// The extreme per lane of a chunk `start` (a block's first chunk, or a tail's padded last one)
+/// and of some more chunks, by the order alone, with their NaN flagged in `nans`. With `CLEAR`,
+/// also writes zeros over the matching chunks of `outs` in the same loop.
 #[inline(always)]
-fn tail_lanes<T: Element, D: Direction, const CLEAR: bool>(
+fn chunks_lanes<T: Element, D: Direction, const CLEAR: bool>(
     chunks: &[[T; LANES]],
     outs: &mut [[T; LANES]],
-    pad: [T; LANES],
+    start: [T; LANES],
     nans: &mut [u32; LANES / 2],
     zero: T,
 ) -> [T; LANES] {
-    let mut cur = pad;
-    nan_pairs(nans, &pad);
+    let mut cur = start;
+    nan_pairs(nans, &start);
     if CLEAR {
         for (ch, o) in chunks.iter().zip(outs) {
             take_chunk::<T, D>(&mut cur, ch, nans);
@@ -556,20 +556,14 @@ fn block_lanes<T: Element, D: Direction, const CLEAR: bool>(
     let Some((head, rest)) = chunks.split_first() else {
         return [block[0]; LANES];
     };
-    let mut cur = *head;
-    nan_pairs(nans, head);
-    if let (true, Some((ohead, orest))) = (CLEAR, outs.split_first_mut()) {
-        *ohead = [zero; LANES];
-        for (ch, o) in rest.iter().zip(orest) {
-            take_chunk::<T, D>(&mut cur, ch, nans);
-            *o = [zero; LANES];
+    let orest = match outs.split_first_mut() {
+        Some((ohead, orest)) => {
+            *ohead = [zero; LANES];
+            orest
         }
-    } else {
-        for ch in rest {
-            take_chunk::<T, D>(&mut cur, ch, nans);
-        }
-    }
-    cur
+        None => &mut [],
+    };
+    chunks_lanes::<T, D, CLEAR>(rest, orest, *head, nans, zero)
 }
 
 /// The extreme of sixteen lanes by the order alone, by halving (independent steps rather than
