@@ -897,19 +897,17 @@ impl<'g> Emitter<'g> {
 
 /// The loop nest of a reduction: outer loops over runs, then the innermost kernel.
 fn reduce_nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> TokenStream {
-    // The innermost kernel takes the last kept run (with the reduced run before it, if any), or
-    // the last reduced run together with the kept run before it.
+    // The innermost kernel takes the last kept run with the reduced run before it (all its rows
+    // in one call, which keeps lanes in registers across rows), or the last reduced run
+    // together with the kept run before it.
     let (outer, innermost) = match runs {
-        [] => (&runs[..0], quote!(#k::reduce_lanes::<#t, #d>(y, x);)),
-        // A reduced run before the last kept run: all its rows go to one kernel call, which
-        // keeps lanes in registers across rows.
         [.., before, last] if !last.reduced && before.reduced => (
             &runs[..runs.len() - 2],
             quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
         ),
-        [.., last] if !last.reduced => (
-            &runs[..runs.len() - 1],
-            quote!(#k::reduce_lanes::<#t, #d>(y, x);),
+        [] | [.., Run { reduced: false, .. }] => (
+            &runs[..runs.len().saturating_sub(1)],
+            quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
         ),
         [.., before, last] if !before.reduced => {
             let n = lit_usize(last.size);

@@ -53,27 +53,6 @@ pub fn split2<T>(
     }
 }
 
-/// Accumulates one row into the kept lanes, NaN-propagating: `acc[j]` becomes `x[j]` if that is
-/// NaN or more extreme, and a NaN `acc[j]` stays.
-///
-/// The loop does one max/min per element (NaN in `x` is only flagged, on the side); a row that
-/// holds a NaN is then fixed up lane by lane.
-#[inline]
-pub fn reduce_lanes<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
-    let mut nan = 0u32;
-    for (a, &v) in acc.iter_mut().zip(x) {
-        *a = step::<T, D>(*a, v);
-        nan |= u32::from(v.is_nan());
-    }
-    if nan != 0 {
-        for (a, &v) in acc.iter_mut().zip(x) {
-            if v.is_nan() {
-                *a = v;
-            }
-        }
-    }
-}
-
 /// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
 /// lane by lane, NaN-propagating: a NaN `acc[j]` stays, otherwise the first NaN of lane `j`
 /// down the rows is the result.
@@ -1210,7 +1189,7 @@ mod tests {
                 let x: std::vec::Vec<f32> = (0..len).map(|_| f32_pool(&mut g, true)).collect();
                 let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
                 let mut acc = acc0.clone();
-                reduce_lanes::<f32, Max>(&mut acc, &x);
+                reduce_lanes_rows::<f32, Max>(&mut acc, &x);
                 for j in 0..len {
                     assert!(
                         same(acc[j], naive_pick(acc0[j], x[j], true)),
@@ -1218,7 +1197,7 @@ mod tests {
                     );
                 }
                 let mut acc = acc0.clone();
-                reduce_lanes::<f32, Min>(&mut acc, &x);
+                reduce_lanes_rows::<f32, Min>(&mut acc, &x);
                 for j in 0..len {
                     assert!(
                         same(acc[j], naive_pick(acc0[j], x[j], false)),
