@@ -1,6 +1,12 @@
 //! The typed graph: values with element type and static shape, nodes as resolved ops, in an
 //! order that respects their data dependencies.
 
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use proc_macro2::TokenStream;
+
 use crate::dtype::DType;
 
 /// Index of a value in [`Graph::values`].
@@ -15,42 +21,70 @@ pub enum Direction {
     Min,
 }
 
-/// A node's operation with every attribute resolved against the input shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// ArgMax / ArgMin: index of the extreme along one axis.
-    Arg {
-        /// Max or Min.
-        direction: Direction,
-        /// The axis, already made non-negative.
-        axis: usize,
-        /// Keep the reduced axis as size 1.
-        keepdims: bool,
-        /// On ties (and among NaNs), pick the last index instead of the first.
-        select_last_index: bool,
-    },
-    /// ReduceMax / ReduceMin over a set of axes.
-    Reduce {
-        /// Max or Min.
-        direction: Direction,
-        /// The reduced axes, non-negative, sorted, distinct. Empty with `noop` means identity.
-        axes: Vec<usize>,
-        /// Keep reduced axes as size 1.
-        keepdims: bool,
-        /// `noop_with_empty_axes=1` with empty axes: the output is the input.
-        noop: bool,
-    },
-    /// Hardmax over a set of axes (1 and 11: `axis..rank`; 13: one axis; `onnx_aot`: any set).
-    Hardmax {
-        /// The reduced axes, non-negative, sorted, distinct.
-        axes: Vec<usize>,
-    },
-    /// Identity: the output is the input.
-    Identity,
+/// What a node computes, resolved by its op family (see [`crate::ops`]) against the input's
+/// type and shape: the interface the later stages (memory plan, emitter) use, so that they never
+/// look at op names. Each family implements it for its own resolved op.
+pub trait Compute: DynEq + fmt::Debug + Send + Sync {
+    /// The op's part of the node function's name (`argmax` in `node_0_argmax`).
+    fn stem(&self) -> &'static str;
+
+    /// The attributes as resolved, for the node function's doc (`axis 1, keepdims 0`); `None`
+    /// for an op without attributes.
+    fn resolved(&self, input: &Value) -> Option<String>;
+
+    /// Whether the output may share the input's storage (the node computes nothing then,
+    /// unless its output is a graph output).
+    fn is_alias(&self) -> bool {
+        false
+    }
+
+    /// The node function's body over `x: &[input element]` and `y: &mut [output element]`,
+    /// and a one-line description of its plan. `rt` is the path of the runtime crate.
+    fn emit(&self, input: &Value, output: &Value, rt: &TokenStream) -> NodeCode;
+}
+
+/// The body of a node function and the plan it follows.
+#[derive(Clone, Debug)]
+pub struct NodeCode {
+    /// Statements over `x` and `y`; empty when there is nothing to compute.
+    pub body: TokenStream,
+    /// The plan in words, for the function's doc (`reduction over merged runs [keep 4]`).
+    pub plan: String,
+}
+
+/// Comparison and downcasting of [`Compute`] trait objects; implemented for every op type that
+/// is `PartialEq`.
+pub trait DynEq: Any {
+    /// The op as [`Any`], for downcasting.
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is the same op type with equal fields.
+    fn dyn_eq(&self, other: &dyn Any) -> bool;
+}
+
+impl<T: PartialEq + Any> DynEq for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn dyn_eq(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+}
+
+impl PartialEq for dyn Compute {
+    fn eq(&self, other: &Self) -> bool {
+        self.dyn_eq(other.as_any())
+    }
+}
+
+impl dyn Compute {
+    /// The resolved op as its family's own type (`ops::arg::ArgOp`), if it is one.
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+        self.as_any().downcast_ref()
+    }
 }
 
 /// One node of the graph.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Node {
     /// The node's name in the file (may be empty).
     pub name: String,
@@ -64,8 +98,8 @@ pub struct Node {
     pub version: i64,
     /// The opset imported for the node's domain.
     pub opset: i64,
-    /// The resolved operation.
-    pub op: Op,
+    /// What the node computes, as resolved by its op family.
+    pub op: Arc<dyn Compute>,
     /// The data input (the only one read at run time).
     pub input: ValueId,
     /// The output.
@@ -90,25 +124,33 @@ pub fn written_attributes(node: &crate::onnx::NodeProto) -> Vec<String> {
         .collect()
 }
 
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        // Written out: a derived comparison of `Arc<dyn Compute>` does not compile.
+        self.name == other.name
+            && self.index == other.index
+            && self.op_type == other.op_type
+            && self.domain == other.domain
+            && self.version == other.version
+            && self.opset == other.opset
+            && *self.op == *other.op
+            && self.input == other.input
+            && self.output == other.output
+            && self.doc == other.doc
+            && self.written == other.written
+    }
+}
+
 impl Node {
     /// A short description for messages: `node 2 "argmax_1" (ArgMax-13, opset 18)`.
     pub fn describe(&self) -> String {
-        describe_node(
+        crate::messages::describe_node(
             self.index,
             &self.name,
             &self.op_type,
             self.version,
             self.opset,
         )
-    }
-}
-
-/// Formats a node reference for messages: index, name, op, version and opset.
-pub fn describe_node(index: usize, name: &str, op_type: &str, version: i64, opset: i64) -> String {
-    if name.is_empty() {
-        format!("node {index} (unnamed, {op_type}-{version}, opset {opset})")
-    } else {
-        format!("node {index} {name:?} ({op_type}-{version}, opset {opset})")
     }
 }
 

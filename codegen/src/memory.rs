@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 use crate::dtype::DType;
-use crate::ir::{Graph, Op, Source, ValueId};
+use crate::ir::{Graph, Source, ValueId};
 
 /// Where an intermediate lives: its element type's scratch buffer, offset and length (elements).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct Slot {
 /// The plan: slots of intermediates, aliases, and buffer sizes.
 ///
 /// Element counts are `usize`; for a plan whose buffers would not fit the address space (which
-/// [`crate::load::load`] rejects) they saturate at `usize::MAX`, while
+/// the loader rejects) they saturate at `usize::MAX`, while
 /// [`MemoryPlan::scratch_bytes`] stays exact.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryPlan {
@@ -110,7 +110,7 @@ pub fn plan_memory(graph: &Graph) -> MemoryPlan {
     let mut root: Vec<ValueId> = (0..n_values).collect();
     let mut elided = vec![false; end];
     for (k, node) in graph.nodes.iter().enumerate() {
-        if node.op == Op::Identity && !is_output[node.output] {
+        if node.op.is_alias() && !is_output[node.output] {
             root[node.output] = root[node.input];
             elided[k] = true;
         }

@@ -168,6 +168,8 @@ pub mod attribute_type {
     pub const INTS: i32 = 7;
     /// A list of byte strings.
     pub const STRINGS: i32 = 8;
+    /// A sparse tensor.
+    pub const SPARSE_TENSOR: i32 = 11;
 
     /// The ONNX spelling of an attribute type code, for messages.
     pub fn name(code: i32) -> &'static str {
@@ -183,7 +185,7 @@ pub mod attribute_type {
             STRINGS => "STRINGS",
             9 => "TENSORS",
             10 => "GRAPHS",
-            11 => "SPARSE_TENSOR",
+            SPARSE_TENSOR => "SPARSE_TENSOR",
             12 => "SPARSE_TENSORS",
             13 => "TYPE_PROTO",
             14 => "TYPE_PROTOS",

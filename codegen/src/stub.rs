@@ -5,11 +5,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::dtype::DType;
-use crate::emit::elem_tokens as elem;
 use crate::load::decode;
 use crate::names;
 use crate::onnx::ValueInfoProto;
 use crate::options::Options;
+use crate::tokens::elem_tokens as elem;
 
 /// A declared tensor: name, element type, static shape.
 struct Declared {

@@ -2,7 +2,7 @@
 
 use crate::dtype::DType;
 use crate::ir::Tensor;
-use crate::load::MAX_RANK;
+use crate::limits::MAX_RANK;
 use crate::onnx::{data_type, TensorProto};
 
 /// Reads a `TensorProto` (initializer, `Constant` value or test data) into a [`Tensor`].

@@ -759,7 +759,7 @@ fn declared_shape_mismatch_mentions_bound_dims_only_when_bound() {
 
 #[test]
 fn misspelled_names_get_a_suggestion() {
-    use onnx_aot_codegen::load::closest;
+    use onnx_aot_codegen::messages::closest;
     assert_eq!(closest("axis", ["x", "axes"]), Some("axes"));
     assert_eq!(closest("batchsize", ["batch", "classes"]), Some("batch"));
     assert_eq!(closest("Batch", ["batch"]), Some("batch"));

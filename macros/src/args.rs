@@ -117,7 +117,7 @@ fn check_visibility(input: ParseStream, vis: &Visibility) -> syn::Result<()> {
         let group: proc_macro2::Group = input.parse()?;
         let inner = group.stream().to_string();
         let written = format!("pub({inner})");
-        let suggestion = onnx_aot_codegen::load::closest(&inner, ["crate", "super", "self"])
+        let suggestion = onnx_aot_codegen::messages::closest(&inner, ["crate", "super", "self"])
             .map_or(String::new(), |c| format!(" (did you mean `pub({c})`?)"));
         let mut tokens = vis.to_token_stream();
         tokens.extend(group.into_token_stream());
@@ -214,7 +214,7 @@ impl Parse for ModelArgs {
                 }
                 if !["dims", "inputs"].contains(&key_name.as_str()) {
                     let suggestion =
-                        onnx_aot_codegen::load::closest(&key_name, ["dims", "inputs", "free"])
+                        onnx_aot_codegen::messages::closest(&key_name, ["dims", "inputs", "free"])
                             .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
                     return Err(syn::Error::new(
                         key.span(),

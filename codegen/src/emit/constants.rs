@@ -1,0 +1,86 @@
+//! The constants of generated code: each constant the model reads at run time as a `const`
+//! array of literals.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{Emitter, Place};
+use crate::dtype::DType;
+use crate::ir::{Source, Tensor, ValueId};
+use crate::names::doc_line;
+use crate::tokens::{float_lit, int_lit, lit_usize};
+
+impl Emitter<'_> {
+    /// The constants read at run time, one `const` array each.
+    pub(super) fn constants(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for (id, value) in self.graph.values.iter().enumerate() {
+            let (Some(Place::Const(name)), Source::Constant(t)) = (&self.places[id], &value.source)
+            else {
+                continue;
+            };
+            if !self.used(id) {
+                continue;
+            }
+            let elem = self.elem(value.dtype);
+            let n = lit_usize(value.numel());
+            let elems = self.literals(t);
+            let doc = doc_line(&format!(
+                " Constant `{}`: {} {:?}.",
+                value.name, value.dtype, value.shape
+            ));
+            out.extend(quote! {
+                #[doc = #doc]
+                const #name: [#elem; #n] = [#(#elems),*];
+            });
+        }
+        out
+    }
+
+    /// Whether a constant is read at run time (by a node's data input or as an output).
+    fn used(&self, id: ValueId) -> bool {
+        self.graph.nodes.iter().any(|n| n.input == id)
+            || self.graph.outputs.iter().any(|o| o.value == id)
+    }
+
+    /// The elements of a constant as literals.
+    fn literals(&self, t: &Tensor) -> Vec<TokenStream> {
+        let rt = &self.rt;
+        let size = t.dtype.size();
+        t.bytes
+            .chunks_exact(size)
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b[..size].copy_from_slice(c);
+                let bits = u64::from_le_bytes(b);
+                match t.dtype {
+                    DType::F32 => float_lit(f32::from_bits(bits as u32) as f64, bits, "f32"),
+                    DType::F64 => float_lit(f64::from_bits(bits), bits, "f64"),
+                    DType::F16 => {
+                        let l = Literal::u16_unsuffixed(bits as u16);
+                        quote!(#rt::f16::from_bits(#l))
+                    }
+                    DType::BF16 => {
+                        let l = Literal::u16_unsuffixed(bits as u16);
+                        quote!(#rt::bf16::from_bits(#l))
+                    }
+                    DType::Bool => {
+                        if bits != 0 {
+                            quote!(true)
+                        } else {
+                            quote!(false)
+                        }
+                    }
+                    DType::I8 => int_lit(bits as u8 as i8 as i128, "i8"),
+                    DType::I16 => int_lit(bits as u16 as i16 as i128, "i16"),
+                    DType::I32 => int_lit(bits as u32 as i32 as i128, "i32"),
+                    DType::I64 => int_lit(bits as i64 as i128, "i64"),
+                    DType::U8 => int_lit(bits as u8 as i128, "u8"),
+                    DType::U16 => int_lit(bits as u16 as i128, "u16"),
+                    DType::U32 => int_lit(bits as u32 as i128, "u32"),
+                    DType::U64 => int_lit(bits as i128, "u64"),
+                }
+            })
+            .collect()
+    }
+}

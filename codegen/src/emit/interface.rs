@@ -1,0 +1,218 @@
+//! The generated module's interface: the constants that describe its tensors, the `Inputs`,
+//! `Outputs` and `Scratch` structs, and the entry points `run`, `run_into`,
+//! `run_with_scratch` over the private `compute`.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::Emitter;
+use crate::ir::Value;
+use crate::names::doc_line;
+use crate::tokens::lit_usize;
+
+impl Emitter<'_> {
+    /// `INPUT_NAMES`, `INPUT_SHAPES`, ... `OUTPUT_BYTES`.
+    pub(super) fn interface_constants(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let rt = &self.rt;
+        let meta = |values: &[&Value]| {
+            let names: Vec<String> = values.iter().map(|v| v.name.clone()).collect();
+            let shapes: Vec<_> = values
+                .iter()
+                .map(|v| {
+                    let dims = v.shape.iter().map(|&d| lit_usize(d));
+                    quote!(&[#(#dims),*])
+                })
+                .collect();
+            let dtypes: Vec<_> = values
+                .iter()
+                .map(|v| {
+                    let variant = format_ident!("{}", v.dtype.variant_name());
+                    quote!(#rt::DType::#variant)
+                })
+                .collect();
+            let bytes: Vec<_> = values
+                .iter()
+                .map(|v| lit_usize(v.numel() * v.dtype.size()))
+                .collect();
+            (names, shapes, dtypes, bytes)
+        };
+        let (in_names, in_shapes, in_dtypes, in_bytes) = meta(inputs);
+        let (out_names, out_shapes, out_dtypes, out_bytes) = meta(outputs);
+        let n_in = lit_usize(inputs.len());
+        let n_out = lit_usize(outputs.len());
+        quote! {
+            /// The names of the run-time inputs, in graph order (the order of `run_bytes`).
+            pub const INPUT_NAMES: [&str; #n_in] = [#(#in_names),*];
+            /// The shapes of the run-time inputs.
+            pub const INPUT_SHAPES: [&[usize]; #n_in] = [#(#in_shapes),*];
+            /// The element types of the run-time inputs.
+            pub const INPUT_DTYPES: [#rt::DType; #n_in] = [#(#in_dtypes),*];
+            /// The byte sizes of the run-time inputs in `run_bytes`.
+            pub const INPUT_BYTES: [usize; #n_in] = [#(#in_bytes),*];
+            /// The names of the outputs, in graph order.
+            pub const OUTPUT_NAMES: [&str; #n_out] = [#(#out_names),*];
+            /// The shapes of the outputs.
+            pub const OUTPUT_SHAPES: [&[usize]; #n_out] = [#(#out_shapes),*];
+            /// The element types of the outputs.
+            pub const OUTPUT_DTYPES: [#rt::DType; #n_out] = [#(#out_dtypes),*];
+            /// The byte sizes of the outputs in `run_bytes`.
+            pub const OUTPUT_BYTES: [usize; #n_out] = [#(#out_bytes),*];
+        }
+    }
+
+    /// The `Inputs` and `Outputs` structs, with `zeroed` and `Default`.
+    pub(super) fn tensor_structs(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let field_doc = |kind: &str, v: &Value| {
+            doc_line(&format!(
+                " ONNX {kind} `{}`: {} {:?}.",
+                v.name, v.dtype, v.shape
+            ))
+        };
+        let in_fields = &self.input_fields;
+        let out_fields = &self.output_fields;
+        let in_types: Vec<_> = inputs.iter().map(|v| self.nested_type(v)).collect();
+        let out_types: Vec<_> = outputs.iter().map(|v| self.nested_type(v)).collect();
+        let in_docs: Vec<_> = inputs.iter().map(|v| field_doc("input", v)).collect();
+        let out_docs: Vec<_> = outputs.iter().map(|v| field_doc("output", v)).collect();
+        let in_zero: Vec<_> = inputs.iter().map(|v| self.zero_of(v)).collect();
+        let out_zero: Vec<_> = outputs.iter().map(|v| self.zero_of(v)).collect();
+        quote! {
+            /// The model's run-time inputs, one field per graph input, as nested arrays.
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            pub struct Inputs {
+                #(#[doc = #in_docs] pub #in_fields: #in_types,)*
+            }
+
+            impl Inputs {
+                /// Inputs with every element zero (`false` for bool).
+                pub const fn zeroed() -> Self {
+                    Inputs { #(#in_fields: #in_zero,)* }
+                }
+            }
+
+            impl ::core::default::Default for Inputs {
+                fn default() -> Self {
+                    Self::zeroed()
+                }
+            }
+
+            /// The model's outputs, one field per graph output, as nested arrays.
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            pub struct Outputs {
+                #(#[doc = #out_docs] pub #out_fields: #out_types,)*
+            }
+
+            impl Outputs {
+                /// Outputs with every element zero (`false` for bool).
+                pub const fn zeroed() -> Self {
+                    Outputs { #(#out_fields: #out_zero,)* }
+                }
+            }
+
+            impl ::core::default::Default for Outputs {
+                fn default() -> Self {
+                    Self::zeroed()
+                }
+            }
+        }
+    }
+
+    /// `run`, `run_into`, `run_with_scratch`, `SCRATCH_BYTES`, `Scratch` and `compute` (whose
+    /// body is `body`).
+    pub(super) fn entry_points(
+        &self,
+        inputs: &[&Value],
+        outputs: &[&Value],
+        body: TokenStream,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let in_fields = &self.input_fields;
+        let out_fields = &self.output_fields;
+        let in_params: Vec<Ident> = in_fields
+            .iter()
+            .map(|f| format_ident!("in_{}", f))
+            .collect();
+        let out_params: Vec<Ident> = out_fields
+            .iter()
+            .map(|f| format_ident!("out_{}", f))
+            .collect();
+        let in_elems: Vec<_> = inputs.iter().map(|v| self.elem(v.dtype)).collect();
+        let out_elems: Vec<_> = outputs.iter().map(|v| self.elem(v.dtype)).collect();
+        let in_views: Vec<_> = in_fields
+            .iter()
+            .zip(inputs)
+            .map(|(f, v)| Self::flat_field(quote!(inputs.#f), v.shape.len(), false))
+            .collect();
+        let out_views: Vec<_> = out_fields
+            .iter()
+            .zip(outputs)
+            .map(|(f, v)| Self::flat_field(quote!(outputs.#f), v.shape.len(), true))
+            .collect();
+        let scratch = self.scratch_buffers();
+        let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
+        let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
+        let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
+        let scratch_bytes = lit_usize(self.memory.bytes());
+        let scratch_docs = self.scratch_docs();
+        // A model without intermediates has an empty `Scratch`: mark the parameter as used.
+        let no_scratch = if scratch.is_empty() {
+            quote!(let _ = scratch;)
+        } else {
+            quote!()
+        };
+        quote! {
+            /// Runs the model and returns its outputs.
+            #[must_use]
+            pub fn run(inputs: &Inputs) -> Outputs {
+                let mut outputs = Outputs::zeroed();
+                run_into(inputs, &mut outputs);
+                outputs
+            }
+
+            /// Runs the model, writing every output into `outputs`. Its scratch memory
+            /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
+            /// stack without it; [`run_with_scratch`] lets the caller place it.
+            pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+                #(let mut #scratch_names = #rt::bytes::Storage::<#scratch_elems, #scratch_lens>::zeroed();)*
+                compute(#(#in_views,)* #(#out_views,)* #(#scratch_names.as_mut_slice(),)*);
+            }
+
+            /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
+            /// no tensor-sized temporary is placed on the stack or the heap.
+            pub fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
+                #no_scratch
+                compute(#(#in_views,)* #(#out_views,)* #(scratch.#scratch_names.as_mut_slice(),)*);
+            }
+
+            /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
+            /// overlap share space.
+            pub const SCRATCH_BYTES: usize = #scratch_bytes;
+
+            /// Scratch memory of the intermediate values, one buffer per element type.
+            ///
+            #(#[doc = #scratch_docs])*
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct Scratch {
+                #(#scratch_names: [#scratch_elems; #scratch_lens],)*
+            }
+
+            impl Scratch {
+                /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+                pub const fn zeroed() -> Self {
+                    Scratch { #(#scratch_names: [<#scratch_elems as #rt::Element>::ZERO; #scratch_lens],)* }
+                }
+            }
+
+            /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
+            /// the scratch buffers.
+            #[allow(unused_variables, clippy::too_many_arguments)]
+            fn compute(
+                #(#in_params: &[#in_elems],)*
+                #(#out_params: &mut [#out_elems],)*
+                #(#scratch_names: &mut [#scratch_elems],)*
+            ) {
+                #body
+            }
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! From a checked [`Graph`] to Rust tokens: the module's items. [`emit_items`] is the driver:
+//! it places every value (input, output, scratch slot, constant), then assembles the interface
+//! ([`interface`]), `run_bytes`, `run_ndarray`, the constants and one function per node, whose
+//! body the node's op family emits ([`crate::ir::Compute::emit`]).
+
+mod constants;
+mod docs;
+mod interface;
+mod ndarray;
+mod run_bytes;
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+pub use docs::module_docs;
+
+use crate::dtype::DType;
+use crate::ir::{Graph, Node, Source, Value, ValueId};
+use crate::memory::{plan_memory, MemoryPlan, Slot};
+use crate::names;
+use crate::options::Options;
+use crate::tokens::{elem_tokens, lit_usize};
+
+/// Where a value lives inside `run_into`.
+#[derive(Clone)]
+enum Place {
+    Input(Ident),
+    Output(Ident),
+    Scratch(Slot),
+    Const(Ident),
+}
+
+/// The name of the scratch buffer of an element type (`scratch_f32`).
+fn scratch_name(dtype: DType) -> Ident {
+    format_ident!("scratch_{}", dtype.variant_name().to_ascii_lowercase())
+}
+
+/// What the emitter knows of the graph while it writes the module.
+struct Emitter<'g> {
+    graph: &'g Graph,
+    rt: TokenStream,
+    places: Vec<Option<Place>>,
+    input_fields: Vec<Ident>,
+    output_fields: Vec<Ident>,
+    memory: MemoryPlan,
+}
+
+/// The items of the generated module (without the `mod` wrapper).
+pub fn emit_items(graph: &Graph, options: &Options) -> TokenStream {
+    let rt: TokenStream = options
+        .runtime_path
+        .parse()
+        .unwrap_or_else(|_| quote!(::onnx_aot));
+    let input_names: Vec<&str> = graph
+        .inputs
+        .iter()
+        .map(|&v| graph.values[v].name.as_str())
+        .collect();
+    let output_names: Vec<&str> = graph.outputs.iter().map(|o| o.name.as_str()).collect();
+    let input_fields: Vec<Ident> = names::unique(&input_names)
+        .iter()
+        .map(|n| format_ident!("{}", n))
+        .collect();
+    let output_fields: Vec<Ident> = names::unique(&output_names)
+        .iter()
+        .map(|n| format_ident!("{}", n))
+        .collect();
+    let mut e = Emitter {
+        graph,
+        rt,
+        places: vec![None; graph.values.len()],
+        input_fields,
+        output_fields,
+        memory: plan_memory(graph),
+    };
+    e.assign_places();
+    e.items()
+}
+
+impl<'g> Emitter<'g> {
+    fn assign_places(&mut self) {
+        for (i, &v) in self.graph.inputs.iter().enumerate() {
+            self.places[v] = Some(Place::Input(self.input_fields[i].clone()));
+        }
+        for (i, out) in self.graph.outputs.iter().enumerate() {
+            if matches!(self.graph.values[out.value].source, Source::Node(_)) {
+                self.places[out.value] = Some(Place::Output(self.output_fields[i].clone()));
+            }
+        }
+        for (id, value) in self.graph.values.iter().enumerate() {
+            if self.places[id].is_some() {
+                continue;
+            }
+            self.places[id] = match value.source {
+                Source::Constant(_) => Some(Place::Const(format_ident!("CONST_{}", id))),
+                Source::Node(_) => self.memory.slots.get(&id).copied().map(Place::Scratch),
+                Source::Input(_) => None,
+            };
+        }
+        // Identity aliases read their root's place.
+        for id in 0..self.places.len() {
+            let root = self.memory.root[id];
+            if root != id {
+                self.places[id] = self.places[root].clone();
+            }
+        }
+    }
+
+    fn elem(&self, dtype: DType) -> TokenStream {
+        elem_tokens(dtype, &self.rt)
+    }
+
+    /// `[[T; c]; b]` for a shape `[b, c]`; the bare element for rank 0.
+    fn nested_type(&self, value: &Value) -> TokenStream {
+        let mut ty = self.elem(value.dtype);
+        for &d in value.shape.iter().rev() {
+            let d = lit_usize(d);
+            ty = quote!([#ty; #d]);
+        }
+        ty
+    }
+
+    fn zero_of(&self, value: &Value) -> TokenStream {
+        let rt = &self.rt;
+        let elem = self.elem(value.dtype);
+        let mut expr = quote!(<#elem as #rt::Element>::ZERO);
+        for &d in value.shape.iter().rev() {
+            let d = lit_usize(d);
+            expr = quote!([#expr; #d]);
+        }
+        expr
+    }
+
+    /// A flat shared view of a field of a nested-array struct.
+    fn flat_field(base: TokenStream, rank: usize, mutable: bool) -> TokenStream {
+        match (rank, mutable) {
+            (0, false) => quote!(::core::slice::from_ref(&#base)),
+            (0, true) => quote!(::core::slice::from_mut(&mut #base)),
+            (_, false) => {
+                let mut e = quote!(#base.as_slice());
+                for _ in 1..rank {
+                    e = quote!(#e.as_flattened());
+                }
+                e
+            }
+            (_, true) => {
+                let mut e = quote!(#base.as_mut_slice());
+                for _ in 1..rank {
+                    e = quote!(#e.as_flattened_mut());
+                }
+                e
+            }
+        }
+    }
+
+    /// A view of a value inside `compute`, and whether it is an `Option` (scratch slots are
+    /// taken with `get`, which rustc resolves at compile time for these constant ranges).
+    fn view(&self, id: ValueId, mutable: bool) -> (TokenStream, bool) {
+        if let Some(Place::Scratch(slot)) = self.places[id].as_ref() {
+            let buf = scratch_name(slot.dtype);
+            let (a, b) = (lit_usize(slot.offset), lit_usize(slot.offset + slot.len));
+            return if mutable {
+                (quote!(#buf.get_mut(#a..#b)), true)
+            } else {
+                (quote!(#buf.get(#a..#b)), true)
+            };
+        }
+        let plain = match self.places[id].as_ref() {
+            Some(Place::Input(f)) => {
+                let p = format_ident!("in_{}", f);
+                quote!(#p)
+            }
+            Some(Place::Output(f)) => {
+                let p = format_ident!("out_{}", f);
+                if mutable {
+                    quote!(&mut *#p)
+                } else {
+                    quote!(&*#p)
+                }
+            }
+            Some(Place::Const(c)) => quote!(#c.as_slice()),
+            Some(Place::Scratch(_)) | None => quote!(&[]),
+        };
+        (plain, false)
+    }
+
+    /// A call `f(x, y)` of a node function, taking scratch slots with `get` or `split2`.
+    fn call(&self, f: TokenStream, x_id: ValueId, y_id: ValueId) -> TokenStream {
+        let rt = &self.rt;
+        let args = |x: TokenStream, y: TokenStream| quote!(#x, #y);
+        if let (Some(Place::Scratch(a)), Some(Place::Scratch(b))) =
+            (self.places[x_id].as_ref(), self.places[y_id].as_ref())
+        {
+            if a.dtype == b.dtype {
+                let buf = scratch_name(a.dtype);
+                let (ao, al, bo, bl) = (
+                    lit_usize(a.offset),
+                    lit_usize(a.len),
+                    lit_usize(b.offset),
+                    lit_usize(b.len),
+                );
+                let call = args(quote!(x), quote!(y));
+                return quote! {
+                    if let Some((x, y)) = #rt::kernels::split2(&mut *#buf, #ao, #al, #bo, #bl) {
+                        #f(#call);
+                    }
+                };
+            }
+        }
+        let (x, x_opt) = self.view(x_id, false);
+        let (y, y_opt) = self.view(y_id, true);
+        if !x_opt && !y_opt {
+            let call = args(x, y);
+            return quote!(#f(#call););
+        }
+        match (x_opt, y_opt) {
+            (true, false) => {
+                let call = args(quote!(x), y);
+                quote!(if let Some(x) = #x { #f(#call); })
+            }
+            (false, true) => {
+                let call = args(x, quote!(y));
+                quote!(if let Some(y) = #y { #f(#call); })
+            }
+            _ => {
+                let call = args(quote!(x), quote!(y));
+                quote!(if let (Some(x), Some(y)) = (#x, #y) { #f(#call); })
+            }
+        }
+    }
+
+    /// The scratch buffers: (name, element type tokens, length) per element type.
+    fn scratch_buffers(&self) -> Vec<(Ident, TokenStream, Literal)> {
+        self.memory
+            .sizes
+            .iter()
+            .map(|(&t, &n)| (scratch_name(t), self.elem(t), lit_usize(n)))
+            .collect()
+    }
+
+    fn items(&self) -> TokenStream {
+        let g = self.graph;
+        let input_values: Vec<&Value> = g.inputs.iter().map(|&v| &g.values[v]).collect();
+        let output_values: Vec<&Value> = g.outputs.iter().map(|o| &g.values[o.value]).collect();
+        let interface = self.interface_constants(&input_values, &output_values);
+        let structs = self.tensor_structs(&input_values, &output_values);
+        let entry_points = self.entry_points(&input_values, &output_values, self.run_body());
+        let run_bytes = self.run_bytes(&input_values, &output_values);
+        let ndarray = self.run_ndarray(&input_values, &output_values);
+        let consts = self.constants();
+        let node_fns: Vec<TokenStream> = g
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| !self.memory.elided[k])
+            .map(|(_, n)| self.node_fn(n))
+            .collect();
+        quote! {
+            #interface
+
+            #structs
+
+            #entry_points
+
+            #run_bytes
+
+            #ndarray
+
+            #consts
+
+            #(#node_fns)*
+        }
+    }
+
+    fn run_body(&self) -> TokenStream {
+        let rt = &self.rt;
+        let g = self.graph;
+        let mut body = TokenStream::new();
+        for (k, node) in g.nodes.iter().enumerate() {
+            if self.memory.elided[k] {
+                continue;
+            }
+            let f = fn_name(node);
+            body.extend(self.call(quote!(#f), node.input, node.output));
+        }
+        // Outputs that show a graph input or a constant are copies.
+        for (i, out) in g.outputs.iter().enumerate() {
+            if matches!(g.values[out.value].source, Source::Node(_)) {
+                continue;
+            }
+            let (x, _) = self.view(out.value, false);
+            let y = format_ident!("out_{}", self.output_fields[i]);
+            body.extend(quote!(#rt::kernels::copy(&mut *#y, #x);));
+        }
+        body
+    }
+
+    /// One node's function: its docs, its plan and the body its op family emits.
+    fn node_fn(&self, node: &Node) -> TokenStream {
+        let g = self.graph;
+        let x = &g.values[node.input];
+        let y = &g.values[node.output];
+        let tx = self.elem(x.dtype);
+        let ty = self.elem(y.dtype);
+        let name = fn_name(node);
+        let docs = docs::node_docs(node, x, y);
+        let code = node.op.emit(x, y, &self.rt);
+        let summary = format!(" Plan: {}.", code.plan);
+        let allow = if code.body.is_empty() {
+            quote!(#[allow(unused_variables)])
+        } else {
+            quote!()
+        };
+        let body = code.body;
+        quote! {
+            #(#[doc = #docs])*
+            #[doc = ""]
+            #[doc = #summary]
+            #[inline]
+            #allow
+            fn #name(x: &[#tx], y: &mut [#ty]) {
+                #body
+            }
+        }
+    }
+}
+
+/// The function of a node: `node_3_argmax`.
+fn fn_name(node: &Node) -> Ident {
+    format_ident!("node_{}_{}", node.index, node.op.stem())
+}

@@ -1,0 +1,66 @@
+//! The generated `run_ndarray` and its `OutputArrays`, kept by the runtime only when its
+//! `ndarray` feature is on.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::Emitter;
+use crate::ir::Value;
+use crate::names::doc_line;
+use crate::tokens::lit_usize;
+
+impl Emitter<'_> {
+    /// `run_ndarray` and its output struct, kept only when the runtime's `ndarray` feature is on.
+    pub(super) fn run_ndarray(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let rt = &self.rt;
+        let nd = quote!(#rt::ndarray);
+        let in_f = &self.input_fields;
+        let out_f = &self.output_fields;
+        let generics: Vec<Ident> = (0..inputs.len()).map(|i| format_ident!("D{}", i)).collect();
+        let in_elems: Vec<_> = inputs.iter().map(|v| self.elem(v.dtype)).collect();
+        let out_elems: Vec<_> = outputs.iter().map(|v| self.elem(v.dtype)).collect();
+        let in_idx: Vec<Literal> = (0..inputs.len()).map(lit_usize).collect();
+        let out_idx: Vec<Literal> = (0..outputs.len()).map(lit_usize).collect();
+        let out_n: Vec<Literal> = outputs.iter().map(|v| lit_usize(v.numel())).collect();
+        let in_c: Vec<Ident> = in_f.iter().map(|f| format_ident!("in_{}", f)).collect();
+        let out_b: Vec<Ident> = out_f.iter().map(|f| format_ident!("out_{}", f)).collect();
+        let docs: Vec<String> = outputs
+            .iter()
+            .map(|v| {
+                doc_line(&format!(
+                    " ONNX output `{}`: {} {:?}.",
+                    v.name, v.dtype, v.shape
+                ))
+            })
+            .collect();
+        let scratch = self.scratch_buffers();
+        let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
+        let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
+        let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
+        quote! {
+            #rt::__if_ndarray! {
+                /// The outputs of [`run_ndarray`], as owned arrays.
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct OutputArrays {
+                    #(#[doc = #docs] pub #out_f: #nd::ArrayD<#out_elems>,)*
+                }
+
+                /// Runs the model on ndarray views of any dimensionality and layout (feature
+                /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
+                /// views are copied into row-major order, and the outputs are owned arrays.
+                #[allow(clippy::too_many_arguments)]
+                pub fn run_ndarray<#(#generics: #nd::Dimension),*>(
+                    #(#in_f: #nd::ArrayView<'_, #in_elems, #generics>,)*
+                ) -> ::core::result::Result<OutputArrays, #rt::nd::NdError> {
+                    #(let #in_c = #rt::nd::Contiguous::new(#in_f, #in_idx, INPUT_NAMES[#in_idx], INPUT_SHAPES[#in_idx])?;)*
+                    #(let mut #out_b = #rt::nd::buffer::<#out_elems>(#out_n);)*
+                    #(let mut #scratch_names = #rt::nd::buffer::<#scratch_elems>(#scratch_lens);)*
+                    compute(#(#in_c.as_slice(),)* #(#out_b.as_mut_slice(),)* #(#scratch_names.as_mut_slice(),)*);
+                    Ok(OutputArrays {
+                        #(#out_f: #rt::nd::into_array(#out_b, OUTPUT_SHAPES[#out_idx])?,)*
+                    })
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! The graph's outputs, the declared types of outputs and intermediates checked against
+//! inference, and the totals of inputs, outputs and scratch memory checked against the size a
+//! struct may have.
+
+use std::collections::BTreeSet;
+
+use super::Loader;
+use crate::dtype::DType;
+use crate::error::Errors;
+use crate::ir::{Graph, Output, ValueId};
+use crate::limits::MAX_TENSOR_BYTES;
+use crate::messages::{dim_key, option_name, Binding};
+use crate::onnx;
+
+impl Loader<'_> {
+    /// The graph outputs, each found among the values.
+    pub(super) fn outputs(&mut self, graph: &onnx::GraphProto) -> Vec<Output> {
+        let mut outputs = Vec::new();
+        let mut seen = BTreeSet::new();
+        if graph.output.is_empty() {
+            self.errors
+                .model("the graph has no outputs; declare at least one graph output");
+        }
+        for vi in &graph.output {
+            if !seen.insert(vi.name.clone()) {
+                self.errors.model(format!(
+                    "graph output {:?} is listed twice; output names must be unique",
+                    vi.name
+                ));
+                continue;
+            }
+            match self.by_name.get(&vi.name) {
+                Some(&id) => outputs.push(Output {
+                    name: vi.name.clone(),
+                    value: id,
+                }),
+                None => {
+                    if !self.errors.is_empty() {
+                        // Most likely its producer failed and was reported already.
+                        continue;
+                    }
+                    self.errors.model(format!(
+                        "graph output {:?} is produced by no node, input or initializer",
+                        vi.name
+                    ))
+                }
+            }
+        }
+        outputs
+    }
+
+    /// Checks declared types of outputs and intermediates against inference.
+    pub(super) fn declared(&mut self, graph: &onnx::GraphProto) {
+        for (vi, role) in graph
+            .output
+            .iter()
+            .map(|v| (v, "graph output"))
+            .chain(graph.value_info.iter().map(|v| (v, "value_info")))
+        {
+            let Some(&id) = self.by_name.get(&vi.name) else {
+                continue;
+            };
+            if self.unresolved.contains(&id) {
+                continue;
+            }
+            let Some(tt) = vi.r#type.as_ref().and_then(|t| t.tensor_type.as_ref()) else {
+                continue;
+            };
+            let value = &self.values[id];
+            let what = format!("{role} {:?}", vi.name);
+            if tt.elem_type != 0 && DType::from_onnx(tt.elem_type) != Some(value.dtype) {
+                let message = format!(
+                    "{what} is declared as {} but computes {}; fix the declaration in the model",
+                    onnx::data_type::name(tt.elem_type),
+                    value.dtype
+                );
+                self.errors.model(message);
+                continue;
+            }
+            let Some(shape) = tt.shape.as_ref() else {
+                continue;
+            };
+            let declared: Vec<String> = shape
+                .dim
+                .iter()
+                .map(|d| match (d.dim_value, d.dim_param.as_deref()) {
+                    (Some(v), _) => v.to_string(),
+                    (None, Some(p)) if !p.is_empty() => p.to_string(),
+                    _ => "?".to_string(),
+                })
+                .collect();
+            let mut agree = shape.dim.len() == value.shape.len();
+            let mut bound_dims = Vec::new();
+            for (d, &actual) in shape.dim.iter().zip(&value.shape) {
+                match (d.dim_value, d.dim_param.as_deref()) {
+                    (Some(v), _) => agree &= usize::try_from(v).ok() == Some(actual),
+                    (None, Some(p)) if !p.is_empty() => {
+                        if let Some(&bound) = self.options.dims.get(p) {
+                            agree &= bound == actual;
+                            let binding = format!("{} = {bound}", dim_key(p));
+                            if !bound_dims.contains(&binding) {
+                                bound_dims.push(binding);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if !agree {
+                let or_dims = if bound_dims.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (or the {} bound with {}: {})",
+                        if bound_dims.len() == 1 {
+                            "size"
+                        } else {
+                            "sizes"
+                        },
+                        option_name(&self.options.frontend, Binding::Dims),
+                        bound_dims.join(", ")
+                    )
+                };
+                let message = format!(
+                    "{what} is declared with shape [{}] but shape inference gives {:?}; fix the \
+                     declared shape in the model{or_dims}",
+                    declared.join(", "),
+                    value.shape
+                );
+                self.errors.model(message);
+            }
+        }
+    }
+}
+
+/// The generated module declares the inputs, the outputs and the scratch memory as one
+/// struct each; every one must stay within the size an array may have, not only each tensor.
+pub(super) fn check_totals(graph: &Graph, errors: &mut Errors) {
+    let bytes = |v: ValueId| graph.values[v].numel() as u128 * graph.values[v].dtype.size() as u128;
+    let largest = |values: &mut Vec<ValueId>| {
+        values.sort_by_key(|&v| std::cmp::Reverse(bytes(v)));
+        values
+            .iter()
+            .take(3)
+            .map(|&v| format!("`{}` ({} bytes)", graph.values[v].name, bytes(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut inputs = graph.inputs.clone();
+    let mut outputs: Vec<ValueId> = graph.outputs.iter().map(|o| o.value).collect();
+    for (what, values) in [("inputs", &mut inputs), ("outputs", &mut outputs)] {
+        let total: u128 = values.iter().map(|&v| bytes(v)).sum();
+        if total >= MAX_TENSOR_BYTES {
+            errors.model(format!(
+                "the graph's {what} together need {total} bytes, beyond the size a struct \
+                 may have (2^61 bytes on 64-bit targets), though each fits; the largest are \
+                 {}; give them smaller dimensions (and check the values bound in `dims`)",
+                largest(values)
+            ));
+        }
+    }
+    let plan = crate::memory::plan_memory(graph);
+    if plan.scratch_bytes >= MAX_TENSOR_BYTES {
+        let mut alive: Vec<ValueId> = plan.slots.keys().copied().collect();
+        errors.model(format!(
+            "the intermediate values alive at once need {} bytes of scratch memory, beyond \
+             the size an array may have (2^61 bytes on 64-bit targets), though each fits; \
+             the largest are {}; give them smaller dimensions (and check the values bound \
+             in `dims`), or split the model so that fewer large values are alive together",
+            plan.scratch_bytes,
+            largest(&mut alive)
+        ));
+    }
+}

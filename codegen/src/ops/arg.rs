@@ -1,0 +1,250 @@
+//! ArgMax and ArgMin (versions 1, 11, 12, 13): the index of the extreme along one axis, as
+//! int64. 11 allows negative axes, 12 adds `select_last_index`, 13 adds bfloat16. Ties go to the
+//! first index (the last with `select_last_index=1`), and a NaN beats every number.
+
+use std::sync::Arc;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::attrs::{normalize_axis, reduced_shape};
+use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
+use crate::dtype::DType;
+use crate::ir::{Compute, Direction, NodeCode, Value};
+use crate::tokens::{direction_tokens, elem_tokens, lit_usize};
+
+/// ArgMax or ArgMin.
+pub struct ArgFamily {
+    direction: Direction,
+}
+
+/// ArgMax.
+pub static ARG_MAX: ArgFamily = ArgFamily {
+    direction: Direction::Max,
+};
+
+/// ArgMin.
+pub static ARG_MIN: ArgFamily = ArgFamily {
+    direction: Direction::Min,
+};
+
+const AXIS: Attr = Attr {
+    name: "axis",
+    kind: AttrKind::Int,
+};
+const KEEPDIMS: Attr = Attr {
+    name: "keepdims",
+    kind: AttrKind::Flag,
+};
+const SELECT_LAST_INDEX: Attr = Attr {
+    name: "select_last_index",
+    kind: AttrKind::Flag,
+};
+
+impl Family for ArgFamily {
+    fn versions(&self) -> &'static [i64] {
+        &[1, 11, 12, 13]
+    }
+
+    fn signature(&self, version: i64) -> Signature {
+        Signature {
+            inputs: &[Input::DATA],
+            attributes: if version >= 12 {
+                &[AXIS, KEEPDIMS, SELECT_LAST_INDEX]
+            } else {
+                &[AXIS, KEEPDIMS]
+            },
+        }
+    }
+
+    fn allows(&self, version: i64, dtype: DType) -> bool {
+        use DType::*;
+        match dtype {
+            F32 | F64 | F16 | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64 => true,
+            BF16 => version >= 13,
+            Bool => false,
+        }
+    }
+
+    fn type_note(&self, _version: i64, dtype: DType) -> &'static str {
+        match dtype {
+            DType::BF16 => " (BFLOAT16 arrives in opset 13)",
+            _ => "",
+        }
+    }
+
+    fn resolve(&self, cx: &NodeCx<'_>) -> Result<Resolved, String> {
+        let (label, input) = (cx.label, super::data(cx)?);
+        let shape = &input.shape;
+        let rank = shape.len();
+        if rank == 0 {
+            return Err(format!(
+                "{label}: input {:?} is a scalar (rank 0); {} needs an axis to reduce",
+                input.name,
+                match self.direction {
+                    Direction::Max => "ArgMax",
+                    Direction::Min => "ArgMin",
+                }
+            ));
+        }
+        let negative_ok = cx.version >= 11;
+        let axis = cx.attrs.int("axis").unwrap_or(0);
+        let axis = normalize_axis(axis, rank, negative_ok, "axis", label)?;
+        if shape[axis] == 0 {
+            let other = if rank > 1 {
+                ", or reduce over another axis"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "{label}: axis {axis} of input {:?} (shape {shape:?}) has length 0; the index of \
+                 an extreme over an empty axis is undefined: give axis {axis} a non-zero size in \
+                 the model{other}",
+                input.name
+            ));
+        }
+        let keepdims = cx.attrs.flag("keepdims", true);
+        let op = ArgOp {
+            direction: self.direction,
+            axis,
+            keepdims,
+            select_last_index: cx.attrs.flag("select_last_index", false),
+            version: cx.version,
+        };
+        Ok(Resolved::Compute {
+            op: Arc::new(op),
+            dtype: DType::I64,
+            shape: reduced_shape(shape, &[axis], keepdims),
+        })
+    }
+}
+
+/// A resolved ArgMax or ArgMin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgOp {
+    /// Max or Min.
+    pub direction: Direction,
+    /// The axis, non-negative.
+    pub axis: usize,
+    /// Keep the reduced axis as size 1.
+    pub keepdims: bool,
+    /// On ties (and among NaNs), pick the last index instead of the first.
+    pub select_last_index: bool,
+    /// The op version (from 12 the docs show `select_last_index`).
+    pub version: i64,
+}
+
+/// How an arg-reduction is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// The output has no elements.
+    Nothing,
+    /// The axis is innermost: contiguous rows of length `r`.
+    Rows { r: usize },
+    /// Blocks of `r` rows of `inner` lanes (the product of the dims after the axis).
+    Lanes { r: usize, inner: usize },
+}
+
+impl ArgOp {
+    fn plan(&self, shape: &[usize]) -> Plan {
+        if shape.iter().product::<usize>() == 0 {
+            return Plan::Nothing;
+        }
+        let r = shape[self.axis];
+        let inner: usize = shape[self.axis + 1..].iter().product();
+        if inner == 1 {
+            Plan::Rows { r }
+        } else {
+            Plan::Lanes { r, inner }
+        }
+    }
+}
+
+impl Compute for ArgOp {
+    fn stem(&self) -> &'static str {
+        match self.direction {
+            Direction::Max => "argmax",
+            Direction::Min => "argmin",
+        }
+    }
+
+    fn resolved(&self, _input: &Value) -> Option<String> {
+        let mut r = format!("axis {}, keepdims {}", self.axis, u8::from(self.keepdims));
+        if self.version >= 12 {
+            r += &format!(", select_last_index {}", u8::from(self.select_last_index));
+        }
+        Some(r)
+    }
+
+    fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
+        let k = quote!(#rt::kernels);
+        let t = elem_tokens(input.dtype, rt);
+        let d = direction_tokens(self.direction, rt);
+        let last = self.select_last_index;
+        match self.plan(&input.shape) {
+            Plan::Nothing => NodeCode {
+                body: quote!(),
+                plan: "nothing to compute (empty output)".to_string(),
+            },
+            Plan::Rows { r } => {
+                let n = lit_usize(r);
+                NodeCode {
+                    body: quote! {
+                        for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
+                            *y = #k::arg_row::<#t, #d, #last>(x) as i64;
+                        }
+                    },
+                    plan: format!("arg-reduction over contiguous rows of {r}"),
+                }
+            }
+            Plan::Lanes { r, inner } => {
+                let block = lit_usize(r * inner);
+                let size = lit_usize(input.dtype.size());
+                let lanes = lit_usize(inner);
+                NodeCode {
+                    body: quote! {
+                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#lanes)) {
+                            #k::arg_lanes::<#t, #d, #last, { #k::arg_tile(#lanes, #size) }>(x, y, #lanes);
+                        }
+                    },
+                    plan: format!("arg-reduction over {r} rows of {inner} lanes"),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(axis: usize) -> ArgOp {
+        ArgOp {
+            direction: Direction::Max,
+            axis,
+            keepdims: true,
+            select_last_index: false,
+            version: 13,
+        }
+    }
+
+    #[test]
+    fn plans_rows_when_the_axis_is_innermost_and_lanes_otherwise() {
+        assert_eq!(op(1).plan(&[4, 10]), Plan::Rows { r: 10 });
+        assert_eq!(op(1).plan(&[4, 10, 1]), Plan::Rows { r: 10 });
+        assert_eq!(op(0).plan(&[4, 10]), Plan::Lanes { r: 4, inner: 10 });
+        assert_eq!(op(1).plan(&[2, 3, 4, 5]), Plan::Lanes { r: 3, inner: 20 });
+        assert_eq!(op(1).plan(&[0, 3]), Plan::Nothing);
+    }
+
+    #[test]
+    fn versions_and_types() {
+        assert_eq!(ARG_MAX.version_at(10), Some(1));
+        assert_eq!(ARG_MIN.version_at(12), Some(12));
+        assert_eq!(ARG_MIN.version_at(0), None);
+        assert!(!ARG_MAX.allows(12, DType::BF16) && ARG_MAX.allows(13, DType::BF16));
+        assert!(!ARG_MAX.allows(13, DType::Bool));
+        assert_eq!(ARG_MAX.signature(11).attributes.len(), 2);
+        assert_eq!(ARG_MAX.signature(12).attributes.len(), 3);
+    }
+}

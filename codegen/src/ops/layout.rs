@@ -1,0 +1,74 @@
+//! Loop layout shared by the families' plans: size-1 dimensions dropped and adjacent
+//! dimensions of the same kind (kept or reduced) merged, so that every pattern reduces to a few
+//! runs with constant sizes.
+
+/// A run of merged dimensions: its size and whether it is reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Product of the merged dimensions.
+    pub size: usize,
+    /// Whether these dimensions are reduced.
+    pub reduced: bool,
+}
+
+/// Drops size-1 dims and merges neighbours of the same kind.
+pub fn merge(shape: &[usize], axes: &[usize]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (i, &d) in shape.iter().enumerate() {
+        if d == 1 {
+            continue;
+        }
+        let reduced = axes.contains(&i);
+        match runs.last_mut() {
+            Some(last) if last.reduced == reduced => last.size *= d,
+            _ => runs.push(Run { size: d, reduced }),
+        }
+    }
+    runs
+}
+
+/// Splits runs around one contiguous block of reduced runs: (rows, inner), or `None` when the
+/// reduced runs are not contiguous.
+pub fn block(runs: &[Run]) -> Option<(usize, usize)> {
+    let first = runs.iter().position(|r| r.reduced);
+    let count = runs.iter().filter(|r| r.reduced).count();
+    match (first, count) {
+        (None, _) => Some((1, runs.iter().map(|r| r.size).product())),
+        (Some(i), 1) => Some((runs[i].size, runs[i + 1..].iter().map(|r| r.size).product())),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(size: usize, reduced: bool) -> Run {
+        Run { size, reduced }
+    }
+
+    #[test]
+    fn merge_drops_ones_and_joins_neighbours() {
+        assert_eq!(
+            merge(&[2, 1, 3, 4, 5], &[2, 3]),
+            [run(2, false), run(12, true), run(5, false)]
+        );
+        assert_eq!(
+            merge(&[2, 3, 4], &[0, 2]),
+            [run(2, true), run(3, false), run(4, true)]
+        );
+        assert_eq!(merge(&[1, 1], &[0]), []);
+        assert_eq!(merge(&[], &[]), []);
+    }
+
+    #[test]
+    fn block_finds_one_contiguous_reduced_run() {
+        assert_eq!(
+            block(&[run(2, false), run(3, true), run(4, false)]),
+            Some((3, 4))
+        );
+        assert_eq!(block(&[run(2, false), run(3, true)]), Some((3, 1)));
+        assert_eq!(block(&[run(6, false)]), Some((1, 6)));
+        assert_eq!(block(&[run(2, true), run(3, false), run(4, true)]), None);
+    }
+}

@@ -1,0 +1,321 @@
+//! ReduceMax and ReduceMin (versions 1, 11, 12, 13, 18, 20): the extreme over a set of axes,
+//! NaN propagating. 11 allows negative axes, 12 adds int8/uint8, 13 bfloat16, 18 moves `axes`
+//! to an optional second input known at build time and adds `noop_with_empty_axes`, 20 adds
+//! bool. No axes means every axis; an empty reduced dimension gives the identity (-inf, the
+//! type's minimum, false for Max).
+
+use std::sync::Arc;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::attrs::{normalize_axes, reduced_shape};
+use super::layout::{merge, Run};
+use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
+use crate::dtype::DType;
+use crate::ir::{Compute, Direction, NodeCode, Value};
+use crate::tokens::{direction_tokens, elem_tokens, lit_usize};
+
+/// ReduceMax or ReduceMin.
+pub struct ReduceFamily {
+    direction: Direction,
+}
+
+/// ReduceMax.
+pub static REDUCE_MAX: ReduceFamily = ReduceFamily {
+    direction: Direction::Max,
+};
+
+/// ReduceMin.
+pub static REDUCE_MIN: ReduceFamily = ReduceFamily {
+    direction: Direction::Min,
+};
+
+const AXES: Attr = Attr {
+    name: "axes",
+    kind: AttrKind::Ints,
+};
+const KEEPDIMS: Attr = Attr {
+    name: "keepdims",
+    kind: AttrKind::Flag,
+};
+const NOOP: Attr = Attr {
+    name: "noop_with_empty_axes",
+    kind: AttrKind::Flag,
+};
+const AXES_INPUT: Input = Input {
+    name: "axes",
+    optional: true,
+    at_build_time: true,
+};
+
+impl Family for ReduceFamily {
+    fn versions(&self) -> &'static [i64] {
+        &[1, 11, 12, 13, 18, 20]
+    }
+
+    fn signature(&self, version: i64) -> Signature {
+        if version >= 18 {
+            Signature {
+                inputs: &[Input::DATA, AXES_INPUT],
+                attributes: &[KEEPDIMS, NOOP],
+            }
+        } else {
+            Signature {
+                inputs: &[Input::DATA],
+                attributes: &[AXES, KEEPDIMS],
+            }
+        }
+    }
+
+    fn allows(&self, version: i64, dtype: DType) -> bool {
+        use DType::*;
+        match dtype {
+            F32 | F64 | F16 | I32 | I64 | U32 | U64 => true,
+            I8 | U8 => version >= 12,
+            BF16 => version >= 13,
+            Bool => version >= 20,
+            I16 | U16 => false,
+        }
+    }
+
+    fn type_note(&self, _version: i64, dtype: DType) -> &'static str {
+        match dtype {
+            DType::BF16 => " (BFLOAT16 arrives in opset 13)",
+            DType::I8 | DType::U8 => " (INT8 and UINT8 arrive in opset 12)",
+            DType::Bool => " (BOOL arrives in opset 20)",
+            _ => "",
+        }
+    }
+
+    fn resolve(&self, cx: &NodeCx<'_>) -> Result<Resolved, String> {
+        let (label, input) = (cx.label, super::data(cx)?);
+        let shape = &input.shape;
+        let listed: Option<Vec<i64>> = if cx.version >= 18 {
+            match cx.constants.get(1).copied().flatten() {
+                None => None,
+                Some(t) => {
+                    if t.dtype != DType::I64 || t.shape.len() > 1 {
+                        return Err(format!(
+                            "{label}: the axes input must be a 1-D INT64 tensor; it is {} of \
+                             shape {:?}",
+                            t.dtype, t.shape
+                        ));
+                    }
+                    t.to_i64s()
+                }
+            }
+        } else {
+            cx.attrs.ints("axes").map(<[i64]>::to_vec)
+        };
+        let keepdims = cx.attrs.flag("keepdims", true);
+        let negative_ok = cx.version >= 11;
+        let (axes, noop) = match listed.filter(|a| !a.is_empty()) {
+            Some(a) => (normalize_axes(&a, shape.len(), negative_ok, label)?, false),
+            None if cx.attrs.flag("noop_with_empty_axes", false) => (Vec::new(), true),
+            None => ((0..shape.len()).collect(), false),
+        };
+        let out_shape = if noop {
+            shape.clone()
+        } else {
+            reduced_shape(shape, &axes, keepdims)
+        };
+        let op = ReduceOp {
+            direction: self.direction,
+            axes,
+            keepdims,
+            noop,
+        };
+        Ok(Resolved::Compute {
+            op: Arc::new(op),
+            dtype: input.dtype,
+            shape: out_shape,
+        })
+    }
+}
+
+/// A resolved ReduceMax or ReduceMin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReduceOp {
+    /// Max or Min.
+    pub direction: Direction,
+    /// The reduced axes, non-negative, sorted, distinct. Empty with `noop` means identity.
+    pub axes: Vec<usize>,
+    /// Keep reduced axes as size 1.
+    pub keepdims: bool,
+    /// `noop_with_empty_axes=1` with empty axes: the output is the input.
+    pub noop: bool,
+}
+
+/// How a reduction is computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Plan {
+    /// No axes with `noop_with_empty_axes`: a copy.
+    Copy,
+    /// The input is empty: the output is the reduction's identity.
+    FillIdentity,
+    /// Nested loops over the merged runs (outermost first), accumulating into the output.
+    Runs(Vec<Run>),
+}
+
+impl ReduceOp {
+    fn plan(&self, shape: &[usize]) -> Plan {
+        if self.noop {
+            Plan::Copy
+        } else if shape.iter().product::<usize>() == 0 {
+            Plan::FillIdentity
+        } else {
+            Plan::Runs(merge(shape, &self.axes))
+        }
+    }
+}
+
+impl Compute for ReduceOp {
+    fn stem(&self) -> &'static str {
+        match self.direction {
+            Direction::Max => "reduce_max",
+            Direction::Min => "reduce_min",
+        }
+    }
+
+    fn resolved(&self, input: &Value) -> Option<String> {
+        if self.noop {
+            return Some("no axes with noop_with_empty_axes 1: a copy".to_string());
+        }
+        let which = if self.axes.len() == input.shape.len() && self.axes.len() > 1 {
+            "all axes".to_string()
+        } else {
+            format!("axes {:?}", self.axes)
+        };
+        Some(format!("{which}, keepdims {}", u8::from(self.keepdims)))
+    }
+
+    fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
+        let k = quote!(#rt::kernels);
+        let t = elem_tokens(input.dtype, rt);
+        let d = direction_tokens(self.direction, rt);
+        match self.plan(&input.shape) {
+            Plan::Copy => NodeCode {
+                body: quote!(#k::copy(y, x);),
+                plan: "copy".to_string(),
+            },
+            Plan::FillIdentity => NodeCode {
+                body: quote!(#k::fill(y, <#d as #rt::Direction>::identity::<#t>());),
+                plan: "empty input: fill with the reduction's identity".to_string(),
+            },
+            Plan::Runs(runs) => {
+                let inner = nest(&runs, &k, &t, &d);
+                let words: Vec<String> = runs
+                    .iter()
+                    .map(|r| format!("{}{}", if r.reduced { "reduce " } else { "keep " }, r.size))
+                    .collect();
+                NodeCode {
+                    body: quote! {
+                        #k::fill(y, <#d as #rt::Direction>::identity::<#t>());
+                        #inner
+                    },
+                    plan: format!("reduction over merged runs [{}]", words.join(", ")),
+                }
+            }
+        }
+    }
+}
+
+/// The loop nest of a reduction: outer loops over runs, then the innermost kernel.
+fn nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> TokenStream {
+    // The innermost kernel takes the last kept run with the reduced run before it (all its rows
+    // in one call, which keeps lanes in registers across rows), or the last reduced run
+    // together with the kept run before it.
+    let (outer, innermost) = match runs {
+        [.., before, last] if !last.reduced && before.reduced => (
+            &runs[..runs.len() - 2],
+            quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
+        ),
+        [] | [.., Run { reduced: false, .. }] => (
+            &runs[..runs.len().saturating_sub(1)],
+            quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
+        ),
+        [.., before, last] if !before.reduced => {
+            let n = lit_usize(last.size);
+            (
+                &runs[..runs.len() - 2],
+                quote!(#k::reduce_rows::<#t, #d>(y, x, #n);),
+            )
+        }
+        [.., last] => {
+            let n = lit_usize(last.size);
+            (
+                &runs[..runs.len() - 1],
+                quote!(#k::reduce_rows::<#t, #d>(y, x, #n);),
+            )
+        }
+    };
+    let mut code = innermost;
+    for (i, run) in outer.iter().enumerate().rev() {
+        let rest = &runs[i + 1..];
+        let xs = lit_usize(rest.iter().map(|r| r.size).product());
+        if run.reduced {
+            code = quote! {
+                for x in x.chunks_exact(#xs) {
+                    #code
+                }
+            };
+        } else {
+            let ys = lit_usize(rest.iter().filter(|r| !r.reduced).map(|r| r.size).product());
+            code = quote! {
+                for (x, y) in x.chunks_exact(#xs).zip(y.chunks_exact_mut(#ys)) {
+                    #code
+                }
+            };
+        }
+    }
+    code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(axes: Vec<usize>, noop: bool) -> ReduceOp {
+        ReduceOp {
+            direction: Direction::Max,
+            axes,
+            keepdims: true,
+            noop,
+        }
+    }
+
+    #[test]
+    fn plans_copy_fill_or_runs() {
+        assert_eq!(op(vec![], true).plan(&[2, 3]), Plan::Copy);
+        assert_eq!(op(vec![1], false).plan(&[2, 0]), Plan::FillIdentity);
+        assert_eq!(
+            op(vec![1], false).plan(&[2, 3, 4]),
+            Plan::Runs(vec![
+                Run {
+                    size: 2,
+                    reduced: false
+                },
+                Run {
+                    size: 3,
+                    reduced: true
+                },
+                Run {
+                    size: 4,
+                    reduced: false
+                }
+            ])
+        );
+    }
+
+    #[test]
+    fn versions_and_types() {
+        assert_eq!(REDUCE_MAX.version_at(19), Some(18));
+        assert_eq!(REDUCE_MIN.version_at(28), Some(20));
+        assert!(!REDUCE_MAX.allows(11, DType::U8) && REDUCE_MAX.allows(12, DType::U8));
+        assert!(!REDUCE_MAX.allows(18, DType::Bool) && REDUCE_MAX.allows(20, DType::Bool));
+        assert!(!REDUCE_MAX.allows(20, DType::I16));
+        assert_eq!(REDUCE_MAX.signature(18).arity(), (1, 2));
+        assert_eq!(REDUCE_MAX.signature(13).arity(), (1, 1));
+    }
+}
