@@ -3,8 +3,58 @@
 //! The code generator behind `onnx_aot::model!`: ONNX bytes in, a shape-specialized Rust module
 //! out. It is a plain library so that the macro, build scripts, the CLI and tests share it.
 //!
-//! Data flows one way: bytes -> [`onnx`] (protobuf structs) -> [`load`] (checks, shape
-//! inference: a typed [`ir::Graph`]) -> [`plan`] (loop nests) -> [`emit`] (tokens).
+//! ## Stages
+//!
+//! Data flows one way; each stage is a short driver, and everything about one op lives in its
+//! family's module under [`ops`]:
+//!
+//! ```text
+//!  bytes ──decode──▶ onnx::ModelProto ──load──▶ ir::Graph ──plan──▶ memory::MemoryPlan ──emit──▶ tokens
+//!        load::decode   (prost structs)   │   (typed, shaped,  │  (scratch slots,      emit::emit_items
+//!                                         │    ordered nodes)  │   Identity aliases)   + one fn per node
+//!                                         ▼                    ▼
+//!                           ops::Family::resolve       ir::Compute::emit
+//!                           (per op: attributes,        (per op: loop plan
+//!                            type rules, inference)      and emitted call)
+//! ```
+//!
+//! - **decode** ([`load::decode`]): the protobuf into the message structs of [`onnx`].
+//! - **load** ([`load`]): opsets, initializers, the user's bindings, which registered op each
+//!   node is ([`ops::registry`]), node order; each node is **inferred** by its op family
+//!   ([`ops::Family::resolve`]: attributes, type constraints, output shape), giving the typed
+//!   [`ir::Graph`] whose nodes hold an [`ir::Compute`].
+//! - **plan**: the scratch memory of intermediates ([`memory`]); each node's loop nest is
+//!   planned by its op ([`ir::Compute::emit`]).
+//! - **emit** ([`emit`]): the module's interface, entry points, constants and one function per
+//!   node, whose body the node's op emits.
+//!
+//! Messages come from one place ([`messages`]) so that each says what, where and how to fix it
+//! in the user's own front end; size limits from another ([`limits`]).
+//!
+//! ## Adding an op
+//!
+//! 1. Write `src/ops/NAME.rs` (see [`ops::arg`] for a whole example):
+//!    - a family type and one `static` per op it serves, implementing [`ops::Family`]:
+//!      `versions` (the `since_version`s), `signature` (inputs and attributes per version:
+//!      attribute types, flags and unknown names are then checked for you), `allows` (the type
+//!      constraint per version, with `type_note` for types a later version adds) and `resolve`
+//!      (defaults, axis checks, the output type and shape; errors start with `cx.label` and say
+//!      how to fix the model);
+//!    - a resolved-op type (`Clone, Debug, PartialEq`) implementing [`ir::Compute`]: `stem`
+//!      (the node function's name), `resolved` (the attributes for its doc), `emit` (the loop
+//!      plan and the body over `x` and `y`, calling kernels of the runtime), and `is_alias` if
+//!      the output may share the input's storage. A value computed at build time resolves to
+//!      [`ops::Resolved::Constant`] instead.
+//! 2. Declare the module in `src/ops/mod.rs` and register each op with one line in
+//!    [`ops::registry::REGISTRY`]: `op("", "NAME", &NAME::FAMILY)`.
+//! 3. Test it: unit tests in the module (its plans, versions and types), named after the op
+//!    (`fn NAME_...`), and the official ONNX node tests of the op under `tests/data/node` (the
+//!    conformance test runs every case there). The suite's `registry` test fails while a
+//!    registered op has neither.
+//! 4. If it needs a new kernel, add it to the runtime under `runtime/src/kernels/`, with tests
+//!    against a plain reference.
+//!
+//! ## Example
 //!
 //! ```
 //! use onnx_aot_codegen::{analyze, generate_pretty, Options};

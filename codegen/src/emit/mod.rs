@@ -1,6 +1,6 @@
 //! From a checked [`Graph`] to Rust tokens: the module's items. [`emit_items`] is the driver:
 //! it places every value (input, output, scratch slot, constant), then assembles the interface
-//! ([`interface`]), `run_bytes`, `run_ndarray`, the constants and one function per node, whose
+//! (`interface`), `run_bytes`, `run_ndarray`, the constants and one function per node, whose
 //! body the node's op family emits ([`crate::ir::Compute::emit`]).
 
 mod constants;
