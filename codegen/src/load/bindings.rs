@@ -102,6 +102,13 @@ impl Loader<'_> {
 
     /// Checks that every binding names something the model has.
     pub(super) fn check_bindings(&mut self, graph: &onnx::GraphProto) {
+        self.check_free(graph);
+        self.check_frozen(graph);
+        self.check_dims(graph);
+    }
+
+    /// Each name in `free` must be a graph input backed by an initializer.
+    fn check_free(&mut self, graph: &onnx::GraphProto) {
         let frontend = &self.options.frontend;
         let initialized = |name: &str| graph.initializer.iter().any(|t| t.name == name);
         // The graph inputs that `free` can name: those backed by an initializer.
@@ -155,7 +162,12 @@ impl Loader<'_> {
                 ));
             }
         }
-        let inputs = option_name(frontend, Binding::Inputs);
+    }
+
+    /// Each input frozen with `inputs` must be a graph input.
+    fn check_frozen(&mut self, graph: &onnx::GraphProto) {
+        let initialized = |name: &str| graph.initializer.iter().any(|t| t.name == name);
+        let inputs = option_name(&self.options.frontend, Binding::Inputs);
         for name in self.options.inputs.keys() {
             if !graph.input.iter().any(|vi| &vi.name == name) {
                 let known: Vec<_> = graph
@@ -185,7 +197,11 @@ impl Loader<'_> {
                 ));
             }
         }
-        // Declarations of outputs and intermediates may use symbolic dims too.
+    }
+
+    /// Each dimension bound with `dims` must be a symbolic dimension of some declaration
+    /// (inputs, outputs and intermediates).
+    fn check_dims(&mut self, graph: &onnx::GraphProto) {
         let mut names = BTreeSet::new();
         for vi in graph
             .input

@@ -62,9 +62,35 @@ impl Loader<'_> {
             ));
             return None;
         }
-        let mut dims = Vec::with_capacity(shape.dim.len());
+        let dims = self.static_dims(&what, &shape.dim)?;
+        let bytes = checked_numel(&dims).and_then(|n| n.checked_mul(dtype.size()));
+        match bytes {
+            None => {
+                self.errors.model(format!(
+                    "{what}: the size of shape {dims:?} of {dtype} overflows; check the \
+                     dimensions (and the values bound in `dims`)"
+                ));
+                return None;
+            }
+            Some(b) if b as u128 >= MAX_TENSOR_BYTES => {
+                self.errors.model(format!(
+                    "{what}: shape {dims:?} of {dtype} needs {b} bytes, beyond the size an \
+                     array may have (2^61 bytes on 64-bit targets); onnx-aot compiles tensors \
+                     into fixed-size arrays, so give it smaller dimensions (and check the \
+                     values bound in `dims`)"
+                ));
+                return None;
+            }
+            Some(_) => {}
+        }
+        Some((dtype, dims))
+    }
+    /// The sizes of declared dimensions: numbers, or names bound by the user (an unbound name
+    /// is recorded for one report of every unbound dimension). `None` when any is missing.
+    fn static_dims(&mut self, what: &str, declared: &[onnx::Dimension]) -> Option<Vec<usize>> {
+        let mut dims = Vec::with_capacity(declared.len());
         let mut complete = true;
-        for (i, d) in shape.dim.iter().enumerate() {
+        for (i, d) in declared.iter().enumerate() {
             match (d.dim_value, d.dim_param.as_deref()) {
                 (Some(v), _) if v >= 0 => match usize::try_from(v) {
                     Ok(v) => dims.push(v),
@@ -87,8 +113,8 @@ impl Loader<'_> {
                         None => {
                             complete = false;
                             let users = self.unbound.entry(name.to_string()).or_default();
-                            if !users.contains(&what) {
-                                users.push(what.clone());
+                            if !users.iter().any(|u| u == what) {
+                                users.push(what.to_string());
                             }
                         }
                     }
@@ -103,29 +129,6 @@ impl Loader<'_> {
                 }
             }
         }
-        if !complete {
-            return None;
-        }
-        let bytes = checked_numel(&dims).and_then(|n| n.checked_mul(dtype.size()));
-        match bytes {
-            None => {
-                self.errors.model(format!(
-                    "{what}: the size of shape {dims:?} of {dtype} overflows; check the \
-                     dimensions (and the values bound in `dims`)"
-                ));
-                return None;
-            }
-            Some(b) if b as u128 >= MAX_TENSOR_BYTES => {
-                self.errors.model(format!(
-                    "{what}: shape {dims:?} of {dtype} needs {b} bytes, beyond the size an \
-                     array may have (2^61 bytes on 64-bit targets); onnx-aot compiles tensors \
-                     into fixed-size arrays, so give it smaller dimensions (and check the \
-                     values bound in `dims`)"
-                ));
-                return None;
-            }
-            Some(_) => {}
-        }
-        Some((dtype, dims))
+        complete.then_some(dims)
     }
 }
