@@ -152,8 +152,19 @@ macro_rules! float_element {
 }
 float_element!(f32 => F32, f64 => F64);
 
+/// The order of a 16-bit float as an `i16`: the sign-magnitude bits turned into two's
+/// complement, so that integer order is float order and `-0` and `+0` are both 0. Meaningless for
+/// NaN, which callers test apart. Comparing keys keeps f16 and bf16 in their own width: no
+/// conversion to `f32` per element, and loops of 16-bit integer compares vectorize.
+#[inline(always)]
+fn half_key(bits: u16) -> i16 {
+    let sign = (bits as i16) >> 15; // all ones for a negative value
+    let magnitude = (bits & 0x7fff) as i16;
+    (magnitude ^ sign).wrapping_sub(sign)
+}
+
 macro_rules! half_element {
-    ($($t:ident => $d:ident),*) => {$(
+    ($($t:ident => $d:ident, $inf:expr),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = DType::$d;
@@ -162,11 +173,18 @@ macro_rules! half_element {
             const LOWEST: Self = $t::NEG_INFINITY;
             const HIGHEST: Self = $t::INFINITY;
             #[inline(always)]
-            fn is_nan(self) -> bool { self.to_f32().is_nan() }
+            fn is_nan(self) -> bool { (self.to_bits() & 0x7fff) > $inf }
             #[inline(always)]
-            fn gt(self, other: Self) -> bool { self.to_f32() > other.to_f32() }
+            fn gt(self, other: Self) -> bool {
+                // Non-short-circuit `&`: branch-free, so that lanes vectorize.
+                !self.is_nan() & !other.is_nan()
+                    & (half_key(self.to_bits()) > half_key(other.to_bits()))
+            }
             #[inline(always)]
-            fn lt(self, other: Self) -> bool { self.to_f32() < other.to_f32() }
+            fn lt(self, other: Self) -> bool {
+                !self.is_nan() & !other.is_nan()
+                    & (half_key(self.to_bits()) < half_key(other.to_bits()))
+            }
             #[inline]
             fn read_le(bytes: &[u8]) -> Option<Self> {
                 Some($t::from_le_bytes(bytes.try_into().ok()?))
@@ -178,7 +196,8 @@ macro_rules! half_element {
         }
     )*};
 }
-half_element!(f16 => F16, bf16 => BF16);
+// The bits of +infinity: a larger magnitude is a NaN.
+half_element!(f16 => F16, 0x7c00, bf16 => BF16, 0x7f80);
 
 impl sealed::Sealed for bool {}
 impl Element for bool {
@@ -251,5 +270,45 @@ impl Direction for Min {
     #[inline(always)]
     fn identity<T: Element>() -> T {
         T::HIGHEST
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every bit pattern against a spread of others: the integer-key comparisons of f16 and
+    /// bf16 agree with the comparisons of their exact `f32` values (NaN never compares, and
+    /// `-0 == +0`).
+    fn halves_compare_as_their_f32_values<T: Element>(
+        from_bits: fn(u16) -> T,
+        to_f32: fn(T) -> f32,
+    ) {
+        let others: [u16; 16] = [
+            0x0000, 0x8000, 0x0001, 0x8001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7c01,
+            0xfe00, 0x7f80, 0xff80, 0x7fc0, 0x1234,
+        ];
+        for a in 0..=u16::MAX {
+            let x = from_bits(a);
+            assert_eq!(x.is_nan(), to_f32(x).is_nan(), "{a:#06x}");
+            for &b in others
+                .iter()
+                .chain([a, a ^ 0x8000, a.wrapping_add(1)].iter())
+            {
+                let y = from_bits(b);
+                assert_eq!(x.gt(y), to_f32(x) > to_f32(y), "{a:#06x} > {b:#06x}");
+                assert_eq!(x.lt(y), to_f32(x) < to_f32(y), "{a:#06x} < {b:#06x}");
+            }
+        }
+    }
+
+    #[test]
+    fn f16_compares_as_its_value() {
+        halves_compare_as_their_f32_values(f16::from_bits, f16::to_f32);
+    }
+
+    #[test]
+    fn bf16_compares_as_its_value() {
+        halves_compare_as_their_f32_values(bf16::from_bits, bf16::to_f32);
     }
 }
