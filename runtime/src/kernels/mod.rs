@@ -1,0 +1,23 @@
+//! The inner kernels that generated loops call.
+//!
+//! Every kernel works on slices with iterators (`chunks_exact`, `zip`) or checked access, so
+//! none can panic whatever the lengths; generated code always passes consistent lengths, and
+//! after inlining the constant sizes let rustc drop the checks.
+//!
+//! Rules (see SEMANTICS.md): reductions propagate NaN; arg-reductions pick the first extreme
+//! (the last with `LAST`), and a NaN beats every number (the first NaN, or the last with
+//! `LAST`); `-0.0 == +0.0`.
+
+mod arg_lanes;
+mod arg_row;
+mod hardmax;
+mod reduce;
+mod shared;
+#[cfg(test)]
+mod test_util;
+
+pub use arg_lanes::{arg_lanes, arg_tile};
+pub use arg_row::arg_row;
+pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
+pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
+pub use shared::{copy, fill, split2};

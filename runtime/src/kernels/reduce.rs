@@ -1,0 +1,229 @@
+//! The lane reductions (ReduceMax, ReduceMin): rows folded into an accumulator lane by lane,
+//! and contiguous rows folded into one value each.
+
+use super::shared::{find_first, row_extreme, step, LANES, ROW_GROUP};
+use crate::{Direction, Element};
+
+/// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
+/// lane by lane, NaN-propagating: a NaN `acc[j]` stays, otherwise the first NaN of lane `j`
+/// down the rows is the result.
+///
+/// ```
+/// use onnx_aot::{kernels::reduce_lanes_rows, Max};
+/// let mut acc = [f32::NEG_INFINITY; 2];
+/// reduce_lanes_rows::<f32, Max>(&mut acc, &[1.0, 5.0, 3.0, f32::NAN, 2.0, 0.0]);
+/// assert_eq!(acc[0], 3.0);
+/// assert!(acc[1].is_nan());
+/// ```
+///
+/// Rows are taken in groups of eight; each chunk of sixteen lanes keeps its running extreme in
+/// registers through the group (so `acc` is read and written once per group, not once per
+/// row), with one max/min per element and NaN flagged on the side. If a NaN occurred, the
+/// lanes are fixed up exactly afterwards.
+#[inline]
+pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
+    let n = acc.len();
+    if n == 0 {
+        return;
+    }
+    let mut nans = [0u32; LANES];
+    let (chunks, tail) = acc.as_chunks_mut::<LANES>();
+    let tail_start = chunks.len() * LANES;
+    for group in x.chunks(ROW_GROUP * n) {
+        for (c, a) in chunks.iter_mut().enumerate() {
+            // A local copy: the lanes stay in registers through the group.
+            let mut lanes = *a;
+            for row in group.chunks_exact(n) {
+                let Some(v) = row.get(c * LANES..).and_then(|r| r.first_chunk::<LANES>()) else {
+                    break;
+                };
+                for ((l, f), &v) in lanes.iter_mut().zip(nans.iter_mut()).zip(v) {
+                    *l = step::<T, D>(*l, v);
+                    *f |= u32::from(v.is_nan()).wrapping_neg();
+                }
+            }
+            *a = lanes;
+        }
+        for row in group.chunks_exact(n) {
+            let v = row.get(tail_start..).unwrap_or(&[]);
+            for ((a, f), &v) in tail.iter_mut().zip(nans.iter_mut()).zip(v) {
+                *a = step::<T, D>(*a, v);
+                *f |= u32::from(v.is_nan()).wrapping_neg();
+            }
+        }
+    }
+    if nans.iter().fold(0, |a, &f| a | f) != 0 {
+        // The order-only pass never lets a NaN in nor out: give each lane its first NaN.
+        for row in x.chunks_exact(n) {
+            for (a, &v) in acc.iter_mut().zip(row) {
+                if v.is_nan() && !a.is_nan() {
+                    *a = v;
+                }
+            }
+        }
+    }
+}
+
+/// ```
+/// use onnx_aot::{kernels::fold, Max, Min};
+/// assert!(fold::<f32, Max>(f32::NEG_INFINITY, &[1.0, f32::NAN, 5.0]).is_nan());
+/// assert_eq!(fold::<u8, Min>(u8::MAX, &[7, 3, 9]), 3);
+/// assert_eq!(fold::<f32, Max>(f32::NEG_INFINITY, &[]), f32::NEG_INFINITY); // empty: identity
+/// ```
+///
+/// Folds a contiguous row into `acc` (NaN-propagating: a NaN `acc` stays, otherwise the first
+/// NaN of the row is the result), with sixteen lanes of one max/min per element and NaN flagged
+/// on the side, so that the loop vectorizes.
+#[inline]
+pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    if acc.is_nan() {
+        return acc;
+    }
+    let (m, nan) = row_extreme::<T, D>(row);
+    if nan {
+        return find_first(row, |v: T| v.is_nan())
+            .and_then(|i| row.get(i).copied())
+            .unwrap_or(acc);
+    }
+    if row.is_empty() {
+        acc
+    } else {
+        step::<T, D>(acc, m)
+    }
+}
+
+/// For each element of `y`, folds the matching row of `n` elements of `x` into it.
+#[inline]
+pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+    if n == 0 {
+        return;
+    }
+    for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+        *o = fold::<T, D>(*o, row);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::kernels::test_util::{f32_pool, Lcg};
+    use crate::{Max, Min};
+
+    #[test]
+    fn reductions_propagate_nan() {
+        let r = fold::<f32, Max>(f32::NEG_INFINITY, &[1.0, f32::NAN, 5.0]);
+        assert!(r.is_nan());
+        assert_eq!(fold::<f32, Min>(f32::INFINITY, &[1.0, -2.0, 5.0]), -2.0);
+        assert!(fold::<bool, Max>(false, &[false, true]));
+        assert!(!fold::<bool, Min>(true, &[false, true]));
+    }
+
+    /// `reduce_lanes_rows` against the definition: each lane folded down the rows in order, a NaN
+    /// accumulator staying, otherwise the lane's first NaN (compared by bits, so the payload of
+    /// the NaN that wins is checked too).
+    #[test]
+    fn lane_rows_match_the_definition() {
+        let mut g = Lcg(17);
+        for n in [1, 5, 16, 17, 33, 100, 1029] {
+            for rows in [0, 1, 7, 8, 9, 17, 30] {
+                for trial in 0..6 {
+                    let mut x: std::vec::Vec<f32> =
+                        (0..n * rows).map(|_| f32_pool(&mut g, false)).collect();
+                    if trial % 2 == 1 && !x.is_empty() {
+                        for k in 0..3 {
+                            let at = g.next() as usize % x.len();
+                            x[at] = f32::from_bits(0x7fc0_0000 | (k as u32 + 1));
+                        }
+                    }
+                    let acc0: std::vec::Vec<f32> = (0..n)
+                        .map(|j| match (trial, j % 5) {
+                            (4 | 5, 0) => f32::from_bits(0x7fc0_0042),
+                            _ => f32::NEG_INFINITY,
+                        })
+                        .collect();
+                    for max in [true, false] {
+                        let mut want = acc0.clone();
+                        if !max {
+                            for w in want.iter_mut().filter(|w| !w.is_nan()) {
+                                *w = f32::INFINITY;
+                            }
+                        }
+                        let mut got = want.clone();
+                        for row in x.chunks_exact(n) {
+                            for (w, &v) in want.iter_mut().zip(row) {
+                                if w.is_nan() {
+                                } else if v.is_nan() || (max && v > *w) || (!max && v < *w) {
+                                    *w = v;
+                                }
+                            }
+                        }
+                        if max {
+                            reduce_lanes_rows::<f32, Max>(&mut got, &x);
+                        } else {
+                            reduce_lanes_rows::<f32, Min>(&mut got, &x);
+                        }
+                        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || a == b;
+                        for j in 0..n {
+                            assert!(same(got[j], want[j]), "n {n} rows {rows} lane {j}");
+                        }
+                    }
+                }
+            }
+        }
+        let mut acc = [0u8; 3];
+        reduce_lanes_rows::<u8, Max>(&mut acc, &[1, 9, 3, 7, 2, 8, 5]);
+        assert_eq!(acc, [7, 9, 8]);
+    }
+
+    /// The reference step of a NaN-propagating reduction, written out.
+    fn naive_pick(acc: f32, v: f32, max: bool) -> f32 {
+        if acc.is_nan() {
+            acc
+        } else if v.is_nan() || (max && v > acc) || (!max && v < acc) {
+            v
+        } else {
+            acc
+        }
+    }
+
+    #[test]
+    fn reductions_match_the_definition_lane_by_lane() {
+        let mut g = Lcg(5);
+        for len in [0, 1, 3, 16, 17, 64, 100, 300, 1000] {
+            for _ in 0..30 {
+                let acc0: std::vec::Vec<f32> = (0..len).map(|_| f32_pool(&mut g, true)).collect();
+                let x: std::vec::Vec<f32> = (0..len).map(|_| f32_pool(&mut g, true)).collect();
+                let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
+                let mut acc = acc0.clone();
+                reduce_lanes_rows::<f32, Max>(&mut acc, &x);
+                for j in 0..len {
+                    assert!(
+                        same(acc[j], naive_pick(acc0[j], x[j], true)),
+                        "max lane {j}"
+                    );
+                }
+                let mut acc = acc0.clone();
+                reduce_lanes_rows::<f32, Min>(&mut acc, &x);
+                for j in 0..len {
+                    assert!(
+                        same(acc[j], naive_pick(acc0[j], x[j], false)),
+                        "min lane {j}"
+                    );
+                }
+                for start in [f32::NEG_INFINITY, 0.0, f32::NAN] {
+                    let want = x.iter().fold(start, |a, &v| naive_pick(a, v, true));
+                    assert!(
+                        same(fold::<f32, Max>(start, &x), want),
+                        "fold {len} {start}"
+                    );
+                    let want = x.iter().fold(start, |a, &v| naive_pick(a, v, false));
+                    assert!(
+                        same(fold::<f32, Min>(start, &x), want),
+                        "fold min {len} {start}"
+                    );
+                }
+            }
+        }
+    }
+}

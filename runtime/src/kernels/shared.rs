@@ -1,0 +1,171 @@
+//! The helpers several kernel families share: `fill`, `copy` and `split2` (public), and the
+//! lane constants and steps the reductions and arg-reductions are built from.
+
+#[cfg(doc)]
+use super::arg_lanes::arg_lanes;
+use crate::{Direction, Element};
+
+/// Fills `y` with `v`.
+#[inline]
+pub fn fill<T: Copy>(y: &mut [T], v: T) {
+    for o in y {
+        *o = v;
+    }
+}
+
+/// Copies `x` into `y` (up to the shorter length).
+#[inline]
+pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
+    for (o, i) in y.iter_mut().zip(x) {
+        *o = *i;
+    }
+}
+
+/// Splits one buffer into a shared view `[a, a + a_len)` and a disjoint mutable view
+/// `[b, b + b_len)`; `None` if they overlap or fall outside (generated code passes constant,
+/// disjoint ranges, which rustc checks away).
+#[inline(always)]
+pub fn split2<T>(
+    buf: &mut [T],
+    a: usize,
+    a_len: usize,
+    b: usize,
+    b_len: usize,
+) -> Option<(&[T], &mut [T])> {
+    let a_end = a.checked_add(a_len)?;
+    let b_end = b.checked_add(b_len)?;
+    if a_end <= b {
+        let (lo, hi) = buf.split_at_mut_checked(b)?;
+        Some((lo.get(a..a_end)?, hi.get_mut(..b_len)?))
+    } else if b_end <= a {
+        let (lo, hi) = buf.split_at_mut_checked(a)?;
+        Some((hi.get(..a_len)?, lo.get_mut(b..b_end)?))
+    } else {
+        None
+    }
+}
+
+/// Independent accumulators used by the contiguous kernels: enough to fill several vector
+/// registers, so that the loops vectorize and hide latency. (Wider settings for AVX2 and
+/// AVX-512 builds were measured and were not faster overall; see the README.)
+pub(super) const LANES: usize = 16;
+
+/// Rows [`arg_lanes`] takes together while a chunk of lanes keeps its state in registers.
+pub(super) const ROW_GROUP: usize = 8;
+
+/// Whether `v` (later along the axis) replaces the current choice `best`.
+#[inline(always)]
+pub(super) fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
+    // Non-short-circuit `&` and `|` keep this branch-free, so lanes vectorize into selects.
+    if LAST {
+        v.is_nan() | (!best.is_nan() & !D::better(best, v))
+    } else {
+        !best.is_nan() & (v.is_nan() | D::better(v, best))
+    }
+}
+
+/// One step of an extreme that ignores NaN: `v` if it is strictly more extreme than `acc`.
+/// For floats this is exactly one `maxps`/`minps` on x86 (and `fmax`-free selects elsewhere);
+/// callers track NaN separately.
+#[inline(always)]
+pub(super) fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
+    if D::better(v, acc) {
+        v
+    } else {
+        acc
+    }
+}
+
+/// The extreme of a row by the order alone (NaN never replaces a number here), and whether the
+/// row holds a NaN. `(ZERO, false)` for an empty row.
+#[inline(always)]
+pub(super) fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
+    let Some(&first) = x.first() else {
+        return (T::ZERO, false);
+    };
+    let (chunks, tail) = x.as_chunks::<LANES>();
+    let mut m = first;
+    let mut nan = false;
+    // Lanes start as a splat of the first element (which the fold includes anyway): this shape
+    // keeps the lanes in vector registers.
+    let mut lanes = [first; LANES];
+    let mut nans = [0u32; LANES / 2];
+    for ch in chunks {
+        take_chunk::<T, D>(&mut lanes, ch, &mut nans);
+    }
+    if !chunks.is_empty() {
+        for &l in &lanes {
+            m = step::<T, D>(m, l);
+        }
+        nan = nans.iter().fold(0, |a, &n| a | n) != 0;
+    }
+    for &v in tail {
+        m = step::<T, D>(m, v);
+        nan |= v.is_nan();
+    }
+    (m, nan)
+}
+
+/// The first index where `hit` holds: whole chunks are tested with a vectorizable fold, then
+/// the chunk that hits is searched in order.
+#[inline(always)]
+pub(super) fn find_first<T: Element>(x: &[T], hit: impl Fn(T) -> bool) -> Option<usize> {
+    let (chunks, tail) = x.as_chunks::<LANES>();
+    for (c, ch) in chunks.iter().enumerate() {
+        if ch.iter().fold(false, |h, &v| h | hit(v)) {
+            return ch.iter().position(|&v| hit(v)).map(|i| c * LANES + i);
+        }
+    }
+    tail.iter()
+        .position(|&v| hit(v))
+        .map(|i| chunks.len() * LANES + i)
+}
+
+/// Bit `l` set where lane `l` holds an element for which `hit` holds.
+#[inline(always)]
+pub(super) fn lane_mask<T: Element>(lanes: &[T; LANES], hit: impl Fn(T) -> bool) -> u32 {
+    let mut m = 0u32;
+    for (l, &v) in lanes.iter().enumerate() {
+        m |= u32::from(hit(v)) << l;
+    }
+    m
+}
+
+/// The extreme of sixteen lanes by the order alone, by halving (independent steps rather than
+/// one chain). Kept out of line: inlined, it changes how the lanes are laid out in registers in
+/// the loops before it.
+#[inline(never)]
+pub(super) fn lanes_extreme<T: Element, D: Direction>(l: &[T; LANES]) -> T {
+    let mut h = *l;
+    let mut n = LANES / 2;
+    while n > 0 {
+        let (a, b) = h.split_at_mut(n);
+        for (a, &b) in a.iter_mut().zip(b.iter()) {
+            *a = step::<T, D>(*a, b);
+        }
+        n /= 2;
+    }
+    h[0]
+}
+
+/// Steps each lane with the matching element of `ch` and flags its NaN.
+#[inline(always)]
+pub(super) fn take_chunk<T: Element, D: Direction>(
+    lanes: &mut [T; LANES],
+    ch: &[T; LANES],
+    nans: &mut [u32; LANES / 2],
+) {
+    for (l, &v) in lanes.iter_mut().zip(ch) {
+        *l = step::<T, D>(*l, v);
+    }
+    nan_pairs(nans, ch);
+}
+
+/// Flags NaN in pairs of elements of a chunk: `is_nan(a) | is_nan(b)` is one unordered compare.
+#[inline(always)]
+pub(super) fn nan_pairs<T: Element>(nans: &mut [u32; LANES / 2], ch: &[T; LANES]) {
+    let (a, b) = ch.split_at(LANES / 2);
+    for ((n, &v), &w) in nans.iter_mut().zip(a).zip(b) {
+        *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
+    }
+}
