@@ -13,6 +13,10 @@
 #[path = "src/builder.rs"]
 mod builder;
 
+/// The cells of the benchmark matrix (`benches/matrix.rs`), kept apart from the property models.
+#[path = "benches/matrix/spec.rs"]
+mod matrix_spec;
+
 use builder::{dims, tensor_i64, Dim, ModelBuilder, Node};
 use onnx_aot_codegen::onnx::data_type;
 use onnx_aot_codegen::{Options, Scalar};
@@ -964,4 +968,12 @@ fn main() {
     }
     std::fs::write(out_dir.join("prop_modules.rs"), modules).expect("write modules");
     std::fs::write(out_dir.join("prop_cases.rs"), table).expect("write table");
+
+    matrix(&out_dir);
+}
+
+/// The models and generated modules of the benchmark matrix (see `benches/matrix/spec.rs`).
+fn matrix(out_dir: &std::path::Path) {
+    println!("cargo:rerun-if-changed=benches/matrix/spec.rs");
+    matrix_spec::generate(out_dir);
 }

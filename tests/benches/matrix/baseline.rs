@@ -1,0 +1,187 @@
+//! The baselines of the benchmark matrix: a max fold over the input in its own element type
+//! (f16 and bf16 through their integer order keys), in independent lanes (64 bytes of them: four
+//! SSE2 registers, one AVX-512 register) so that it vectorizes without reassociating anything:
+//! the **stream**, the practical limit of a reduction. With an output, the fold also stores its
+//! running lanes into a tensor of the input's size: the **read+write** pass Hardmax is held to.
+
+use super::{black_box, Dt, Runner};
+
+// Not inlined: inlined into the runner, lanes may be kept in memory (see peers.rs).
+#[inline(never)]
+fn fold<T: Copy + PartialOrd, const L: usize>(x: &[T], init: T) -> T {
+    let mut acc = [init; L];
+    let chunks = x.chunks_exact(L);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (a, &v) in acc.iter_mut().zip(chunk) {
+            *a = if v > *a { v } else { *a };
+        }
+    }
+    acc.iter()
+        .chain(rest)
+        .fold(init, |m, &v| if v > m { v } else { m })
+}
+
+#[inline(never)]
+fn fold_write<T: Copy + PartialOrd, const L: usize>(x: &[T], y: &mut [T], init: T) -> T {
+    let mut acc = [init; L];
+    let chunks = x.chunks_exact(L).zip(y.chunks_exact_mut(L));
+    for (chunk, out) in chunks {
+        for ((a, &v), o) in acc.iter_mut().zip(chunk).zip(out) {
+            *a = if v > *a { v } else { *a };
+            *o = *a;
+        }
+    }
+    let done = x.len() / L * L;
+    for (&v, o) in x[done..].iter().zip(&mut y[done..]) {
+        *o = v;
+    }
+    acc.iter().fold(init, |m, &v| if v > m { v } else { m })
+}
+
+/// The order key of an f16/bf16 bit pattern (sign-magnitude to two's complement).
+#[inline(always)]
+fn key(b: u16) -> i16 {
+    let s = b as i16;
+    s ^ ((s >> 15) & 0x7fff)
+}
+
+#[inline(never)]
+fn fold_half<const L: usize>(x: &[u16]) -> i16 {
+    let mut acc = [i16::MIN; L];
+    let chunks = x.chunks_exact(L);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (a, &v) in acc.iter_mut().zip(chunk) {
+            *a = (*a).max(key(v));
+        }
+    }
+    acc.into_iter()
+        .chain(rest.iter().map(|&v| key(v)))
+        .fold(i16::MIN, i16::max)
+}
+
+#[inline(never)]
+fn fold_write_half<const L: usize>(x: &[u16], y: &mut [u16]) -> i16 {
+    let mut acc = [i16::MIN; L];
+    for (chunk, out) in x.chunks_exact(L).zip(y.chunks_exact_mut(L)) {
+        for ((a, &v), o) in acc.iter_mut().zip(chunk).zip(out) {
+            *a = (*a).max(key(v));
+            *o = *a as u16;
+        }
+    }
+    let done = x.len() / L * L;
+    for (&v, o) in x[done..].iter().zip(&mut y[done..]) {
+        *o = v;
+    }
+    acc.into_iter().fold(i16::MIN, i16::max)
+}
+
+/// The input decoded once, in its own element type.
+enum Typed {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Half(Vec<u16>),
+    I8(Vec<i8>),
+    U8(Vec<u8>),
+    I16(Vec<i16>),
+    U16(Vec<u16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+}
+
+impl Typed {
+    fn new(dt: Dt, x: &[u8]) -> Typed {
+        /// The elements of `x`, which holds a whole number of them.
+        fn decode<T: Copy + Default, const N: usize>(x: &[u8], f: fn([u8; N]) -> T) -> Vec<T> {
+            if cfg!(target_endian = "little") {
+                assert_eq!(std::mem::size_of::<T>(), N);
+                let mut v = vec![T::default(); x.len() / N];
+                // SAFETY: `v` holds exactly `x.len()` bytes of a type (a primitive number)
+                // for which every bit pattern is valid and little-endian bytes are memory.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(x.as_ptr(), v.as_mut_ptr().cast::<u8>(), x.len())
+                };
+                v
+            } else {
+                x.chunks_exact(N)
+                    .map(|b| f(b.try_into().unwrap()))
+                    .collect()
+            }
+        }
+        match dt {
+            Dt::F32 => Typed::F32(decode(x, f32::from_le_bytes)),
+            Dt::F64 => Typed::F64(decode(x, f64::from_le_bytes)),
+            Dt::F16 | Dt::Bf16 => Typed::Half(decode(x, u16::from_le_bytes)),
+            Dt::I8 => Typed::I8(decode(x, i8::from_le_bytes)),
+            Dt::U8 | Dt::Bool => Typed::U8(x.to_vec()),
+            Dt::I16 => Typed::I16(decode(x, i16::from_le_bytes)),
+            Dt::U16 => Typed::U16(decode(x, u16::from_le_bytes)),
+            Dt::I32 => Typed::I32(decode(x, i32::from_le_bytes)),
+            Dt::I64 => Typed::I64(decode(x, i64::from_le_bytes)),
+        }
+    }
+
+    fn zeroed_like(&self) -> Typed {
+        match self {
+            Typed::F32(v) => Typed::F32(vec![0.0; v.len()]),
+            Typed::F64(v) => Typed::F64(vec![0.0; v.len()]),
+            Typed::Half(v) => Typed::Half(vec![0; v.len()]),
+            Typed::I8(v) => Typed::I8(vec![0; v.len()]),
+            Typed::U8(v) => Typed::U8(vec![0; v.len()]),
+            Typed::I16(v) => Typed::I16(vec![0; v.len()]),
+            Typed::U16(v) => Typed::U16(vec![0; v.len()]),
+            Typed::I32(v) => Typed::I32(vec![0; v.len()]),
+            Typed::I64(v) => Typed::I64(vec![0; v.len()]),
+        }
+    }
+}
+
+/// The stream (`y: None`) or read+write baseline of a cell.
+pub struct Baseline {
+    x: Typed,
+    y: Option<Typed>,
+}
+
+impl Baseline {
+    pub fn new(dt: Dt, x: &[u8], write: bool) -> Baseline {
+        let x = Typed::new(dt, x);
+        let y = write.then(|| x.zeroed_like());
+        Baseline { x, y }
+    }
+}
+
+impl Runner for Baseline {
+    fn run(&mut self) {
+        let x = black_box(&self.x);
+        match &mut self.y {
+            None => match x {
+                Typed::F32(x) => drop(black_box(fold::<f32, 16>(x, f32::NEG_INFINITY))),
+                Typed::F64(x) => drop(black_box(fold::<f64, 8>(x, f64::NEG_INFINITY))),
+                Typed::Half(x) => drop(black_box(fold_half::<32>(x))),
+                Typed::I8(x) => drop(black_box(fold::<i8, 64>(x, i8::MIN))),
+                Typed::U8(x) => drop(black_box(fold::<u8, 64>(x, 0))),
+                Typed::I16(x) => drop(black_box(fold::<i16, 32>(x, i16::MIN))),
+                Typed::U16(x) => drop(black_box(fold::<u16, 32>(x, 0))),
+                Typed::I32(x) => drop(black_box(fold::<i32, 16>(x, i32::MIN))),
+                Typed::I64(x) => drop(black_box(fold::<i64, 8>(x, i64::MIN))),
+            },
+            Some(y) => match (x, y) {
+                (Typed::F32(x), Typed::F32(y)) => {
+                    black_box(fold_write::<f32, 16>(x, y, f32::NEG_INFINITY));
+                }
+                (Typed::F64(x), Typed::F64(y)) => {
+                    black_box(fold_write::<f64, 8>(x, y, f64::NEG_INFINITY));
+                }
+                (Typed::Half(x), Typed::Half(y)) => {
+                    black_box(fold_write_half::<32>(x, y));
+                }
+                _ => unreachable!("read+write is for Hardmax, over floats"),
+            },
+        }
+    }
+    fn outputs(&mut self) -> Result<Vec<Vec<u8>>, String> {
+        self.run();
+        Ok(Vec::new())
+    }
+}
