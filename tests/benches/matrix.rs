@@ -31,7 +31,9 @@
 //! The targets (issue 14 item 5, the default target CPU): reductions within 1.3x of the stream,
 //! arg-reductions, siblings and chains within 2x, Hardmax within 1.5x of read+write; faster than
 //! ONNX Runtime; at least 3x faster than tract; the peer targets are waived when ours is within
-//! 1.1x of its baseline. A verdict uses the median run.
+//! 1.1x of its baseline. A verdict uses the median run; the run ends with a count per op kind
+//! of the cells that meet each target. `--save FILE` keeps every run's figures; `--merge` prints
+//! one table over several saved runs (min–max over all their runs), as in the README.
 //!
 //! `cargo test --benches` (no `--bench` argument) runs every implementation of every cell once and
 //! checks the results, without timing; it fails if the generated code disagrees with the
@@ -525,9 +527,19 @@ fn spread(v: &[f64], show: fn(f64) -> String) -> String {
     }
 }
 
+/// Which targets a cell meets, on its median run.
+struct Verdict {
+    /// The targets missed, for the verdict column.
+    misses: Vec<String>,
+    base: bool,
+    /// `None`: the peer was not measured; waived targets count as met.
+    ort: Option<bool>,
+    tract: Option<bool>,
+}
+
 impl Measured {
-    /// The table row and the targets missed (on the median run).
-    fn row(&self) -> (String, Vec<String>) {
+    /// The table row and the verdict.
+    fn row(&self) -> (String, Verdict) {
         let vs_base = per_run(&self.ours, &self.base, |o, b| o / b);
         let base_median = median(&mut vs_base.clone());
         let limit = self.target.limit();
@@ -543,27 +555,25 @@ impl Measured {
         // `strict`: the ratio must exceed the target (ORT: faster), not just reach it.
         let peer =
             |p: &Peer, name: &str, target: f64, strict: bool, misses: &mut Vec<String>| match p {
-                Peer::Absent(_) => "-".to_string(),
+                Peer::Absent(_) => ("-".to_string(), None),
                 Peer::Runs(runs) => {
                     let r = per_run(runs, &self.ours, |p, o| p / o);
                     let m = median(&mut r.clone());
-                    let met = if strict { m > target } else { m >= target };
-                    if !met && !waived {
+                    let met = waived || if strict { m > target } else { m >= target };
+                    if !met {
                         misses.push(format!("{name} ({})", precise(m)));
                     }
-                    spread(&r, ratio)
+                    (spread(&r, ratio), Some(met))
                 }
             };
-        let ort = peer(&self.ort, "ORT", ORT_TARGET, true, &mut misses);
-        let tract = peer(&self.tract, "tract", TRACT_TARGET, false, &mut misses);
+        let (ort, ort_met) = peer(&self.ort, "ORT", ORT_TARGET, true, &mut misses);
+        let (tract, tract_met) = peer(&self.tract, "tract", TRACT_TARGET, false, &mut misses);
         let mut verdict = if misses.is_empty() {
             "ok".to_string()
         } else {
             format!("MISS: {}", misses.join(", "))
         };
-        let peers_measured =
-            matches!(&self.ort, Peer::Runs(_)) || matches!(&self.tract, Peer::Runs(_));
-        if waived && peers_measured {
+        if waived && (ort_met.is_some() || tract_met.is_some()) {
             verdict.push_str(" (peers waived)");
         }
         let row = format!(
@@ -577,7 +587,67 @@ impl Measured {
             tract,
             verdict
         );
-        (row, misses)
+        let verdict = Verdict {
+            base: base_median <= limit,
+            ort: ort_met,
+            tract: tract_met,
+            misses,
+        };
+        (row, verdict)
+    }
+}
+
+/// The op kinds, as cell names start (after a sample's own name).
+const OP_KINDS: [&str; 9] = [
+    "argmax",
+    "argmin",
+    "argmin-last",
+    "reducemax",
+    "reducemin",
+    "hardmax13",
+    "hardmax11",
+    "max+argmax",
+    "chain",
+];
+
+/// Prints, per op kind (and for the samples), how many cells meet each target.
+fn print_summary(rows: &[(String, Verdict)]) {
+    println!("| op | cells | ours/base | ORT/ours | tract/ours | every target |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let kind = |name: &str| -> &'static str {
+        let first = name.split(' ').next().unwrap_or("");
+        OP_KINDS
+            .iter()
+            .find(|k| **k == first)
+            .copied()
+            .unwrap_or("samples")
+    };
+    let count = |v: &[&Verdict], f: fn(&Verdict) -> Option<bool>| -> String {
+        let measured = v.iter().filter(|x| f(x).is_some()).count();
+        let met = v.iter().filter(|x| f(x) == Some(true)).count();
+        if measured == 0 {
+            "-".to_string()
+        } else {
+            format!("{met}/{measured}")
+        }
+    };
+    for k in OP_KINDS.iter().copied().chain(["samples", "all"]) {
+        let v: Vec<&Verdict> = rows
+            .iter()
+            .filter(|(name, _)| k == "all" || kind(name) == k)
+            .map(|(_, v)| v)
+            .collect();
+        if v.is_empty() {
+            continue;
+        }
+        println!(
+            "| {k} | {} | {} | {} | {} | {} |",
+            v.len(),
+            count(&v, |x| Some(x.base)),
+            count(&v, |x| x.ort),
+            count(&v, |x| x.tract),
+            count(&v, |x| Some(x.misses.is_empty())),
+        );
     }
 }
 
@@ -630,7 +700,7 @@ fn parse_args() -> Args {
         merge: Vec::new(),
     };
     let mut test = false;
-    let mut it = std::env::args().skip(1);
+    let mut it = std::env::args().skip(1).peekable();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--bench" => args.timing = true,
@@ -638,7 +708,11 @@ fn parse_args() -> Args {
             "--quick" => args.quick = true,
             "--filter" => args.filter.extend(it.next()),
             "--save" => args.save = it.next(),
-            "--merge" => args.merge.extend(it.by_ref()),
+            "--merge" => {
+                while let Some(file) = it.next_if(|f| !f.starts_with("--")) {
+                    args.merge.push(file);
+                }
+            }
             s if s.starts_with("--") => {} // options of the libtest harness, ignored
             s => args.filter.push(s.to_string()),
         }
@@ -869,13 +943,20 @@ fn parse_peer(s: &str) -> Option<Peer> {
 /// `--merge`: one table over the runs of several saved files (min–max over all their runs).
 fn merge(files: &[String]) -> Result<(), String> {
     let mut order: Vec<Measured> = Vec::new();
-    let mut headers = Vec::new();
+    let mut headers: Vec<(String, Vec<String>)> = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         for line in text.lines() {
             if let Some(h) = line.strip_prefix("# ") {
-                if !h.starts_with("onnx-aot") {
-                    headers.push(format!("{file}: {}", h.replace('\t', ": ")));
+                if let Some((key, value)) = h.split_once('\t') {
+                    match headers.iter_mut().find(|(k, _)| *k == key) {
+                        None => headers.push((key.to_string(), vec![value.to_string()])),
+                        Some((_, values)) => {
+                            if !values.iter().any(|v| v == value) {
+                                values.push(value.to_string());
+                            }
+                        }
+                    }
                 }
                 continue;
             }
@@ -908,12 +989,13 @@ fn merge(files: &[String]) -> Result<(), String> {
             }
         }
     }
-    for h in &headers {
-        println!("{h}");
+    println!("merged: {}", files.join(", "));
+    for (key, values) in &headers {
+        println!("{key}: {}", values.join(" | "));
     }
     println!();
     println!("{TABLE_HEADER}");
-    let mut misses = 0;
+    let mut rows = Vec::new();
     for m in &order {
         // A peer measured in only some files: its runs no longer pair with ours; keep pairs.
         let mut m = m.clone();
@@ -924,17 +1006,19 @@ fn merge(files: &[String]) -> Result<(), String> {
                 }
             }
         }
-        let (row, missed) = m.row();
-        misses += usize::from(!missed.is_empty());
+        let (row, verdict) = m.row();
         println!("{row}");
+        rows.push((m.name, verdict));
     }
     println!();
     println!(
         "{} cells from {} files; {} miss a target",
         order.len(),
         files.len(),
-        misses
+        rows.iter().filter(|(_, v)| !v.misses.is_empty()).count()
     );
+    println!();
+    print_summary(&rows);
     Ok(())
 }
 
@@ -1014,6 +1098,7 @@ fn bench(args: Args) {
     let mut saved = args.save.as_ref().map(|_| save_header());
     let mut report = Report::default();
     let mut missed = Vec::new();
+    let mut verdicts = Vec::new();
     if !args.timing {
         // Not timed: every implementation once, on all cores (the debug build is slow).
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -1090,11 +1175,12 @@ fn bench(args: Args) {
             ort: peer("ORT"),
             tract: peer("tract"),
         };
-        let (row, misses) = m.row();
+        let (row, verdict) = m.row();
         println!("{row}");
-        if !misses.is_empty() {
-            missed.push(format!("{}: {}", cell.name, misses.join(", ")));
+        if !verdict.misses.is_empty() {
+            missed.push(format!("{}: {}", cell.name, verdict.misses.join(", ")));
         }
+        verdicts.push((m.name.clone(), verdict));
         if let Some(s) = &mut saved {
             s.push_str(&save_line(&m));
         }
@@ -1112,6 +1198,8 @@ fn bench(args: Args) {
         for m in &missed {
             println!("- {m}");
         }
+        println!();
+        print_summary(&verdicts);
     } else {
         println!("{} cells run once and checked", cells.len());
     }
