@@ -1,5 +1,5 @@
 //! Conformance: every official ONNX backend node test of the max family (ArgMax, ArgMin,
-//! Hardmax, ReduceMax, ReduceMin; 60 cases in `tests/data/node`, see its PROVENANCE.md) compiled
+//! Hardmax, ReduceMax, ReduceMin, and GlobalMaxPool; 62 cases in `tests/data/node`, see its PROVENANCE.md) compiled
 //! through `onnx_aot::model!` and run through the generated `run_bytes`.
 //!
 //! Each case is one `model!` invocation (a module named like the case directory) and one `#[test]`
@@ -232,6 +232,8 @@ cases! {
     test_reduce_min_keepdims_random = "data/node/test_reduce_min_keepdims_random/model.onnx", axes = [1];
     test_reduce_min_negative_axes_keepdims_example = "data/node/test_reduce_min_negative_axes_keepdims_example/model.onnx", axes = [-2];
     test_reduce_min_negative_axes_keepdims_random = "data/node/test_reduce_min_negative_axes_keepdims_random/model.onnx", axes = [-2];
+    test_globalmaxpool = "data/node/test_globalmaxpool/model.onnx";
+    test_globalmaxpool_precomputed = "data/node/test_globalmaxpool_precomputed/model.onnx";
 }
 
 #[test]
@@ -258,7 +260,7 @@ fn every_case_directory_has_a_test() {
     );
     assert_eq!(
         dirs.len(),
-        60,
-        "the official max-family node tests number 60"
+        62,
+        "the official node tests of the supported ops number 62 (60 of the max family, 2 of GlobalMaxPool)"
     );
 }

@@ -11,6 +11,7 @@
 //! | [`hardmax`] | Hardmax (default domain), Hardmax (`onnx_aot` domain, several axes) |
 //! | [`identity`] | Identity |
 //! | [`constant`] | Constant |
+//! | [`pool`] | GlobalMaxPool |
 //!
 //! [`attrs`] and [`layout`] hold what several families share: reading attributes and axes, and
 //! merging dimensions into runs.
@@ -21,6 +22,7 @@ pub mod constant;
 pub mod hardmax;
 pub mod identity;
 pub mod layout;
+pub mod pool;
 pub mod reduce;
 pub mod registry;
 

@@ -29,6 +29,7 @@ pub static REGISTRY: &[Registration] = &[
     op("", "Hardmax", &super::hardmax::HARDMAX),
     op("", "Identity", &super::identity::IDENTITY),
     op("", "Constant", &super::constant::CONSTANT),
+    op("", "GlobalMaxPool", &super::pool::GLOBAL_MAX_POOL),
     op(AOT_DOMAIN, "Hardmax", &super::hardmax::AOT_HARDMAX),
 ];
 
