@@ -168,16 +168,23 @@ pub mod argmax_1 {
     /// Attributes as written: none (defaults); resolved: axis 0, keepdims 1.
     /// Input `x`: FLOAT [3, 4]; output `y`: INT64 [1, 4].
     ///
-    /// Plan: arg-reduction over 3 rows of 4 lanes.
+    /// Plan: arg-reduction over 3 rows of 4 lanes, several rows at a time.
     #[inline]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::kernels::arg_lanes::<
+            ::onnx_aot::kernels::arg_lanes_narrow::<
                 f32,
                 ::onnx_aot::Max,
                 false,
-                { ::onnx_aot::kernels::arg_tile(4, 4) },
-            >(x, y, 4);
+                4,
+                { ::onnx_aot::kernels::narrow_period(4) },
+                {
+                    ::onnx_aot::kernels::arg_tile(
+                        ::onnx_aot::kernels::narrow_period(4),
+                        4,
+                    )
+                },
+            >(x, y);
         }
     }
 }

@@ -162,11 +162,9 @@ pub mod argmax_11 {
     /// Attributes as written: axis=-1, keepdims=0; resolved: axis 1, keepdims 0.
     /// Input `x`: FLOAT [3, 4]; output `y`: INT64 [3].
     ///
-    /// Plan: arg-reduction over contiguous rows of 4.
+    /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
     #[inline]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(4).zip(y.iter_mut()) {
-            *y = ::onnx_aot::kernels::arg_row::<f32, ::onnx_aot::Max, false>(x) as i64;
-        }
+        ::onnx_aot::kernels::arg_rows_short::<f32, ::onnx_aot::Max, false, 4>(x, y);
     }
 }

@@ -168,16 +168,23 @@ pub mod argmax_12 {
     /// Attributes as written: axis=1, select_last_index=1; resolved: axis 1, keepdims 1, select_last_index 1.
     /// Input `x`: DOUBLE [2, 3, 4]; output `y`: INT64 [2, 1, 4].
     ///
-    /// Plan: arg-reduction over 3 rows of 4 lanes.
+    /// Plan: arg-reduction over 3 rows of 4 lanes, several rows at a time.
     #[inline]
     fn node_0_argmax(x: &[f64], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::kernels::arg_lanes::<
+            ::onnx_aot::kernels::arg_lanes_narrow::<
                 f64,
                 ::onnx_aot::Max,
                 true,
-                { ::onnx_aot::kernels::arg_tile(4, 8) },
-            >(x, y, 4);
+                4,
+                { ::onnx_aot::kernels::narrow_period(4) },
+                {
+                    ::onnx_aot::kernels::arg_tile(
+                        ::onnx_aot::kernels::narrow_period(4),
+                        8,
+                    )
+                },
+            >(x, y);
         }
     }
 }

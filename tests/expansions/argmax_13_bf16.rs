@@ -162,15 +162,14 @@ pub mod argmax_13_bf16 {
     /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
     /// Input `x`: BFLOAT16 [2, 5]; output `y`: INT64 [2].
     ///
-    /// Plan: arg-reduction over contiguous rows of 5.
+    /// Plan: arg-reduction over contiguous short rows of 5, unrolled.
     #[inline]
     fn node_0_argmax(x: &[::onnx_aot::bf16], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(5).zip(y.iter_mut()) {
-            *y = ::onnx_aot::kernels::arg_row::<
-                ::onnx_aot::bf16,
-                ::onnx_aot::Max,
-                false,
-            >(x) as i64;
-        }
+        ::onnx_aot::kernels::arg_rows_short::<
+            ::onnx_aot::bf16,
+            ::onnx_aot::Max,
+            false,
+            5,
+        >(x, y);
     }
 }

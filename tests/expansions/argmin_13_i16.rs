@@ -168,16 +168,23 @@ pub mod argmin_13_i16 {
     /// Attributes as written: axis=0; resolved: axis 0, keepdims 1, select_last_index 0.
     /// Input `x`: INT16 [4, 3]; output `y`: INT64 [1, 3].
     ///
-    /// Plan: arg-reduction over 4 rows of 3 lanes.
+    /// Plan: arg-reduction over 4 rows of 3 lanes, several rows at a time.
     #[inline]
     fn node_0_argmin(x: &[i16], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(3)) {
-            ::onnx_aot::kernels::arg_lanes::<
+            ::onnx_aot::kernels::arg_lanes_narrow::<
                 i16,
                 ::onnx_aot::Min,
                 false,
-                { ::onnx_aot::kernels::arg_tile(3, 2) },
-            >(x, y, 3);
+                3,
+                { ::onnx_aot::kernels::narrow_period(3) },
+                {
+                    ::onnx_aot::kernels::arg_tile(
+                        ::onnx_aot::kernels::narrow_period(3),
+                        2,
+                    )
+                },
+            >(x, y);
         }
     }
 }

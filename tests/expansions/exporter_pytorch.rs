@@ -239,28 +239,24 @@ pub mod exporter_pytorch {
             y,
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<f32>(),
         );
-        ::onnx_aot::kernels::reduce_rows::<f32, ::onnx_aot::Max>(y, x, 4);
+        ::onnx_aot::kernels::reduce_rows_short::<f32, ::onnx_aot::Max, 4>(y, x);
     }
     /// ONNX node 3 `/model/ArgMax`: ArgMax-13 (opset 18).
     /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
     /// Input `/model/Identity_output_0`: FLOAT [2, 3]; output `output`: INT64 [2].
     ///
-    /// Plan: arg-reduction over contiguous rows of 3.
+    /// Plan: arg-reduction over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_3_argmax(x: &[f32], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(3).zip(y.iter_mut()) {
-            *y = ::onnx_aot::kernels::arg_row::<f32, ::onnx_aot::Max, false>(x) as i64;
-        }
+        ::onnx_aot::kernels::arg_rows_short::<f32, ::onnx_aot::Max, false, 3>(x, y);
     }
     /// ONNX node 4 `/model/Hardmax`: Hardmax-13 (opset 18).
     /// Attributes as written: axis=-1; resolved: axis 1.
     /// Input `/model/Identity_output_0`: FLOAT [2, 3]; output `onehot.out`: FLOAT [2, 3].
     ///
-    /// Plan: hardmax over contiguous rows of 3.
+    /// Plan: hardmax over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_4_hardmax(x: &[f32], y: &mut [f32]) {
-        for (x, y) in x.chunks_exact(3).zip(y.chunks_exact_mut(3)) {
-            ::onnx_aot::kernels::hardmax_row(x, y);
-        }
+        ::onnx_aot::kernels::hardmax_rows_short::<_, 3>(x, y);
     }
 }

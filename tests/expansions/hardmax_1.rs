@@ -168,11 +168,9 @@ pub mod hardmax_1 {
     /// Attributes as written: none (defaults); resolved: axis 1 (the input viewed as [2, 12]).
     /// Input `x`: FLOAT [2, 3, 4]; output `y`: FLOAT [2, 3, 4].
     ///
-    /// Plan: hardmax over contiguous rows of 12.
+    /// Plan: hardmax over contiguous short rows of 12, unrolled.
     #[inline]
     fn node_0_hardmax(x: &[f32], y: &mut [f32]) {
-        for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(12)) {
-            ::onnx_aot::kernels::hardmax_row(x, y);
-        }
+        ::onnx_aot::kernels::hardmax_rows_short::<_, 12>(x, y);
     }
 }

@@ -168,11 +168,9 @@ pub mod hardmax_11_f16 {
     /// Attributes as written: axis=2; resolved: axis 2 (the input viewed as [6, 4]).
     /// Input `x`: FLOAT16 [2, 3, 4]; output `y`: FLOAT16 [2, 3, 4].
     ///
-    /// Plan: hardmax over contiguous rows of 4.
+    /// Plan: hardmax over contiguous short rows of 4, unrolled.
     #[inline]
     fn node_0_hardmax(x: &[::onnx_aot::f16], y: &mut [::onnx_aot::f16]) {
-        for (x, y) in x.chunks_exact(4).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::kernels::hardmax_row(x, y);
-        }
+        ::onnx_aot::kernels::hardmax_rows_short::<_, 4>(x, y);
     }
 }

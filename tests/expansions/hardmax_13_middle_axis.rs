@@ -168,11 +168,21 @@ pub mod hardmax_13_middle_axis {
     /// Attributes as written: axis=1; resolved: axis 1.
     /// Input `x`: DOUBLE [2, 3, 4]; output `y`: DOUBLE [2, 3, 4].
     ///
-    /// Plan: hardmax over 3 rows of 4 lanes.
+    /// Plan: hardmax over 3 rows of 4 lanes, several rows at a time.
     #[inline]
     fn node_0_hardmax(x: &[f64], y: &mut [f64]) {
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(12)) {
-            ::onnx_aot::kernels::hardmax_lanes(x, y, 4);
+            ::onnx_aot::kernels::hardmax_lanes_narrow::<
+                _,
+                4,
+                { ::onnx_aot::kernels::narrow_period(4) },
+                {
+                    ::onnx_aot::kernels::arg_tile(
+                        ::onnx_aot::kernels::narrow_period(4),
+                        8,
+                    )
+                },
+            >(x, y);
         }
     }
 }

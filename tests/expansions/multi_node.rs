@@ -236,7 +236,7 @@ pub mod multi_node {
             y,
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<f32>(),
         );
-        ::onnx_aot::kernels::reduce_rows::<f32, ::onnx_aot::Max>(y, x, 5);
+        ::onnx_aot::kernels::reduce_rows_short::<f32, ::onnx_aot::Max, 5>(y, x);
     }
     /// ONNX node 1 `time`: ReduceMin-13 (opset 13).
     /// Attributes as written: axes=[1], keepdims=0; resolved: axes [1], keepdims 0.
@@ -249,28 +249,24 @@ pub mod multi_node {
             y,
             <::onnx_aot::Min as ::onnx_aot::Direction>::identity::<f32>(),
         );
-        ::onnx_aot::kernels::reduce_rows::<f32, ::onnx_aot::Min>(y, x, 3);
+        ::onnx_aot::kernels::reduce_rows_short::<f32, ::onnx_aot::Min, 3>(y, x);
     }
     /// ONNX node 2 `top`: ArgMax-13 (opset 13).
     /// Attributes as written: axis=0, keepdims=0; resolved: axis 0, keepdims 0, select_last_index 0.
     /// Input `t`: FLOAT [4]; output `label`: INT64 [].
     ///
-    /// Plan: arg-reduction over contiguous rows of 4.
+    /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
     #[inline]
     fn node_2_argmax(x: &[f32], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(4).zip(y.iter_mut()) {
-            *y = ::onnx_aot::kernels::arg_row::<f32, ::onnx_aot::Max, false>(x) as i64;
-        }
+        ::onnx_aot::kernels::arg_rows_short::<f32, ::onnx_aot::Max, false, 4>(x, y);
     }
     /// ONNX node 3 `onehot`: Hardmax-13 (opset 13).
     /// Attributes as written: axis=-1; resolved: axis 1.
     /// Input `f`: FLOAT [4, 3]; output `mask`: FLOAT [4, 3].
     ///
-    /// Plan: hardmax over contiguous rows of 3.
+    /// Plan: hardmax over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_3_hardmax(x: &[f32], y: &mut [f32]) {
-        for (x, y) in x.chunks_exact(3).zip(y.chunks_exact_mut(3)) {
-            ::onnx_aot::kernels::hardmax_row(x, y);
-        }
+        ::onnx_aot::kernels::hardmax_rows_short::<_, 3>(x, y);
     }
 }

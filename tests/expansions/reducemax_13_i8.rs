@@ -176,7 +176,7 @@ pub mod reducemax_13_i8 {
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<i8>(),
         );
         for x in x.chunks_exact(12) {
-            ::onnx_aot::kernels::reduce_rows::<i8, ::onnx_aot::Max>(y, x, 4);
+            ::onnx_aot::kernels::reduce_rows_short::<i8, ::onnx_aot::Max, 4>(y, x);
         }
     }
 }

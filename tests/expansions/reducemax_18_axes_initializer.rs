@@ -176,9 +176,11 @@ pub mod reducemax_18_axes_initializer {
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<::onnx_aot::f16>(),
         );
         for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::kernels::reduce_lanes_rows::<
+            ::onnx_aot::kernels::reduce_lanes_narrow::<
                 ::onnx_aot::f16,
                 ::onnx_aot::Max,
+                4,
+                { ::onnx_aot::kernels::narrow_period(4) },
             >(y, x);
         }
     }

@@ -181,7 +181,12 @@ pub mod reducemax_18_bound_axes {
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<f32>(),
         );
         for (x, y) in x.chunks_exact(4).zip(y.chunks_exact_mut(2)) {
-            ::onnx_aot::kernels::reduce_lanes_rows::<f32, ::onnx_aot::Max>(y, x);
+            ::onnx_aot::kernels::reduce_lanes_narrow::<
+                f32,
+                ::onnx_aot::Max,
+                2,
+                { ::onnx_aot::kernels::narrow_period(2) },
+            >(y, x);
         }
     }
 }

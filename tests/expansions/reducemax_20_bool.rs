@@ -175,6 +175,6 @@ pub mod reducemax_20_bool {
             y,
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<bool>(),
         );
-        ::onnx_aot::kernels::reduce_rows::<bool, ::onnx_aot::Max>(y, x, 4);
+        ::onnx_aot::kernels::reduce_rows_short::<bool, ::onnx_aot::Max, 4>(y, x);
     }
 }

@@ -175,6 +175,11 @@ pub mod reducemin_13_u8 {
             y,
             <::onnx_aot::Min as ::onnx_aot::Direction>::identity::<u8>(),
         );
-        ::onnx_aot::kernels::reduce_lanes_rows::<u8, ::onnx_aot::Min>(y, x);
+        ::onnx_aot::kernels::reduce_lanes_narrow::<
+            u8,
+            ::onnx_aot::Min,
+            6,
+            { ::onnx_aot::kernels::narrow_period(6) },
+        >(y, x);
     }
 }

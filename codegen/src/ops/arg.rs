@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::attrs::{normalize_axis, reduced_shape};
+use super::layout::{FEW_LANES, SHORT_ROW};
 use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
 use crate::ir::{Compute, Direction, NodeCode, Value};
@@ -186,6 +187,13 @@ impl Compute for ArgOp {
                 body: quote!(),
                 plan: "nothing to compute (empty output)".to_string(),
             },
+            Plan::Rows { r } if r < SHORT_ROW => {
+                let n = lit_usize(r);
+                NodeCode {
+                    body: quote!(#k::arg_rows_short::<#t, #d, #last, #n>(x, y);),
+                    plan: format!("arg-reduction over contiguous short rows of {r}, unrolled"),
+                }
+            }
             Plan::Rows { r } => {
                 let n = lit_usize(r);
                 NodeCode {
@@ -195,6 +203,23 @@ impl Compute for ArgOp {
                         }
                     },
                     plan: format!("arg-reduction over contiguous rows of {r}"),
+                }
+            }
+            Plan::Lanes { r, inner } if inner < FEW_LANES => {
+                let block = lit_usize(r * inner);
+                let size = lit_usize(input.dtype.size());
+                let lanes = lit_usize(inner);
+                let period = quote!({ #k::narrow_period(#lanes) });
+                let tile = quote!({ #k::arg_tile(#k::narrow_period(#lanes), #size) });
+                NodeCode {
+                    body: quote! {
+                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#lanes)) {
+                            #k::arg_lanes_narrow::<#t, #d, #last, #lanes, #period, #tile>(x, y);
+                        }
+                    },
+                    plan: format!(
+                        "arg-reduction over {r} rows of {inner} lanes, several rows at a time"
+                    ),
                 }
             }
             Plan::Lanes { r, inner } => {

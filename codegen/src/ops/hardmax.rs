@@ -13,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::attrs::{normalize_axes, normalize_axis};
-use super::layout::{block, merge};
+use super::layout::{block, merge, FEW_LANES, SHORT_ROW};
 use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
 use crate::ir::{Compute, NodeCode, Value};
@@ -190,6 +190,13 @@ impl Compute for HardmaxOp {
                 body: quote!(),
                 plan: "nothing to compute (empty output)".to_string(),
             },
+            Plan::Rows { r } if r < SHORT_ROW => {
+                let n = lit_usize(r);
+                NodeCode {
+                    body: quote!(#k::hardmax_rows_short::<_, #n>(x, y);),
+                    plan: format!("hardmax over contiguous short rows of {r}, unrolled"),
+                }
+            }
             Plan::Rows { r } => {
                 let n = lit_usize(r);
                 NodeCode {
@@ -199,6 +206,21 @@ impl Compute for HardmaxOp {
                         }
                     },
                     plan: format!("hardmax over contiguous rows of {r}"),
+                }
+            }
+            Plan::Lanes { r, inner } if inner < FEW_LANES => {
+                let block = lit_usize(r * inner);
+                let size = lit_usize(input.dtype.size());
+                let lanes = lit_usize(inner);
+                let period = quote!({ #k::narrow_period(#lanes) });
+                let tile = quote!({ #k::arg_tile(#k::narrow_period(#lanes), #size) });
+                NodeCode {
+                    body: quote! {
+                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#block)) {
+                            #k::hardmax_lanes_narrow::<_, #lanes, #period, #tile>(x, y);
+                        }
+                    },
+                    plan: format!("hardmax over {r} rows of {inner} lanes, several rows at a time"),
                 }
             }
             Plan::Lanes { r, inner } => {

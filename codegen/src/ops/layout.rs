@@ -2,6 +2,14 @@
 //! dimensions of the same kind (kept or reduced) merged, so that every pattern reduces to a few
 //! runs with constant sizes.
 
+/// Contiguous rows shorter than this take the runtime's unrolled short-row kernels
+/// (`arg_rows_short`, `reduce_rows_short`, `hardmax_rows_short`); longer rows the block kernels.
+pub const SHORT_ROW: usize = 32;
+
+/// Rows of fewer lanes than this (the reduced axis before a few kept elements) take the
+/// runtime's narrow kernels, which read several rows at a time as one wide row.
+pub const FEW_LANES: usize = 16;
+
 /// A run of merged dimensions: its size and whether it is reduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {

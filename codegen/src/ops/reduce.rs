@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::attrs::{normalize_axes, reduced_shape};
-use super::layout::{merge, Run};
+use super::layout::{merge, Run, FEW_LANES, SHORT_ROW};
 use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
 use crate::ir::{Compute, Direction, NodeCode, Value};
@@ -227,6 +227,13 @@ fn nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> Toke
     // in one call, which keeps lanes in registers across rows), or the last reduced run
     // together with the kept run before it.
     let (outer, innermost) = match runs {
+        [.., before, last] if !last.reduced && before.reduced && last.size < FEW_LANES => {
+            let c = lit_usize(last.size);
+            (
+                &runs[..runs.len() - 2],
+                quote!(#k::reduce_lanes_narrow::<#t, #d, #c, { #k::narrow_period(#c) }>(y, x);),
+            )
+        }
         [.., before, last] if !last.reduced && before.reduced => (
             &runs[..runs.len() - 2],
             quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
@@ -235,6 +242,13 @@ fn nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> Toke
             &runs[..runs.len().saturating_sub(1)],
             quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
         ),
+        [.., before, last] if !before.reduced && last.size < SHORT_ROW => {
+            let n = lit_usize(last.size);
+            (
+                &runs[..runs.len() - 2],
+                quote!(#k::reduce_rows_short::<#t, #d, #n>(y, x);),
+            )
+        }
         [.., before, last] if !before.reduced => {
             let n = lit_usize(last.size);
             (

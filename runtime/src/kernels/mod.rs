@@ -11,6 +11,7 @@
 mod arg_lanes;
 mod arg_row;
 mod hardmax;
+mod narrow;
 mod reduce;
 mod shared;
 #[cfg(test)]
@@ -19,5 +20,9 @@ mod test_util;
 pub use arg_lanes::{arg_lanes, arg_tile};
 pub use arg_row::arg_row;
 pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
+pub use narrow::{
+    arg_lanes_narrow, arg_rows_short, hardmax_lanes_narrow, hardmax_rows_short, narrow_period,
+    reduce_lanes_narrow, reduce_rows_short,
+};
 pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
 pub use shared::{copy, fill, split2};

@@ -1,0 +1,443 @@
+//! Short rows and few lanes, where the general kernels pay a setup per row or walk lanes one
+//! at a time: sizes are constants here, so that a row of a few elements is unrolled and the loop
+//! runs across rows, and a handful of strided lanes is widened to a period of several rows.
+//!
+//! - [`arg_rows_short`] and [`reduce_rows_short`]: contiguous rows of `R` elements (the reduced
+//!   axis last, `R` a few tens at most: the generator's choice).
+//! - [`arg_lanes_narrow`] and [`reduce_lanes_narrow`]: rows of `C` lanes (the reduced axis
+//!   before a few kept elements), read as rows of `W = C·K` lanes, that is `K` rows at a time,
+//!   so that the lane kernels see wide contiguous rows; the `K` partial answers of each lane and
+//!   the rows left over are combined at the end.
+
+use super::arg_lanes::arg_lanes;
+use super::reduce::reduce_lanes_rows;
+use super::shared::{fill, step, take, LANES};
+use crate::{Direction, Element, Max};
+
+/// Rows of the unrolled kernels taken together: their indices are kept as `u32` on the stack and
+/// widened once per tile.
+const ROW_TILE: usize = 64;
+
+/// Index of the extreme of each contiguous row of `R` elements of `x`, into `y` (one per row;
+/// a partial last row is ignored).
+///
+/// ```
+/// use onnx_aot::{kernels::arg_rows_short, Max};
+/// let x = [1.0, 3.0, f32::NAN, 0.0, 2.0, 2.0];
+/// let mut y = [0i64; 3];
+/// arg_rows_short::<f32, Max, false, 2>(&x, &mut y);
+/// assert_eq!(y, [1, 0, 0]); // NaN wins; the first of a tie
+/// ```
+///
+/// Each row is unrolled (one compare and two selects per element), so the loop runs across
+/// rows.
+#[inline]
+pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize>(
+    x: &[T],
+    y: &mut [i64],
+) {
+    let (rows, _) = x.as_chunks::<R>();
+    for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
+        let mut idx = [0u32; ROW_TILE];
+        for (i, row) in idx.iter_mut().zip(rs) {
+            *i = arg_small::<T, D, LAST, R>(row);
+        }
+        for (o, &i) in ys.iter_mut().zip(&idx) {
+            *o = i64::from(i);
+        }
+    }
+}
+
+/// The index of the extreme of one short row, unrolled: one compare and two selects per element.
+#[inline(always)]
+fn arg_small<T: Element, D: Direction, const LAST: bool, const R: usize>(row: &[T; R]) -> u32 {
+    let Some(&first) = row.first() else {
+        return 0;
+    };
+    let mut best = first;
+    let mut at = 0u32;
+    for (j, &v) in row.iter().enumerate().skip(1) {
+        let t = take::<T, D, LAST>(best, v);
+        best = if t { v } else { best };
+        at = if t { j as u32 } else { at };
+    }
+    at
+}
+
+/// Hardmax of each contiguous row of `R` elements of `x` into `y`: 1 at the first maximum (or
+/// first NaN), 0 elsewhere.
+///
+/// ```
+/// use onnx_aot::kernels::hardmax_rows_short;
+/// let mut y = [9.0; 4];
+/// hardmax_rows_short::<f32, 2>(&[1.0, 3.0, f32::NAN, 0.0], &mut y);
+/// assert_eq!(y, [0.0, 1.0, 1.0, 0.0]);
+/// ```
+#[inline]
+pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
+    let (rows, _) = x.as_chunks::<R>();
+    let (outs, _) = y.as_chunks_mut::<R>();
+    for (out, row) in outs.iter_mut().zip(rows) {
+        let at = arg_small::<T, Max, false, R>(row) as usize;
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = if j == at { T::ONE } else { T::ZERO };
+        }
+    }
+}
+
+/// Hardmax along rows of `C` few lanes (`x.len() / C` rows), by [`arg_lanes_narrow`]: zeros,
+/// then a 1 in each lane at the row of its first maximum (or first NaN).
+///
+/// ```
+/// use onnx_aot::kernels::hardmax_lanes_narrow;
+/// let mut y = [9.0; 6];
+/// hardmax_lanes_narrow::<f32, 2, 64, 64>(&[1.0, 3.0, 4.0, 0.0, 4.0, 5.0], &mut y);
+/// assert_eq!(y, [0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
+/// ```
+#[inline]
+pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TILE: usize>(
+    x: &[T],
+    y: &mut [T],
+) {
+    let mut at = [0i64; C];
+    arg_lanes_narrow::<T, Max, false, C, W, TILE>(x, &mut at);
+    fill(y, T::ZERO);
+    for (c, &r) in at.iter().enumerate() {
+        if let Some(o) = (r as usize).checked_mul(C).and_then(|i| y.get_mut(i + c)) {
+            *o = T::ONE;
+        }
+    }
+}
+
+/// Folds each contiguous row of `R` elements of `x` into the matching element of `y`
+/// (NaN-propagating: a NaN in `y` stays, otherwise a NaN of the row is the result).
+///
+/// ```
+/// use onnx_aot::{kernels::reduce_rows_short, Max};
+/// let x = [1.0, 3.0, f32::NAN, 0.0, 2.0, -2.0];
+/// let mut y = [f32::NEG_INFINITY; 3];
+/// reduce_rows_short::<f32, Max, 2>(&mut y, &x);
+/// assert_eq!((y[0], y[2]), (3.0, 2.0));
+/// assert!(y[1].is_nan());
+/// ```
+///
+/// Each row is unrolled with one max/min per element and NaN flagged on the side; a tile of
+/// rows that held a NaN is done again exactly.
+#[inline]
+pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
+    let (rows, _) = x.as_chunks::<R>();
+    for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
+        let mut nan = false;
+        let mut out = [T::ZERO; ROW_TILE];
+        for ((o, &acc), row) in out.iter_mut().zip(ys.iter()).zip(rs) {
+            let mut m = acc;
+            for &v in row {
+                m = step::<T, D>(m, v);
+                nan |= v.is_nan();
+            }
+            nan |= acc.is_nan();
+            *o = m;
+        }
+        if nan {
+            // The order-only fold never lets a NaN in nor out: give those rows a NaN.
+            for ((o, &acc), row) in out.iter_mut().zip(ys.iter()).zip(rs) {
+                if acc.is_nan() {
+                    *o = acc;
+                } else if let Some(&v) = row.iter().find(|v| v.is_nan()) {
+                    *o = v;
+                }
+            }
+        }
+        for (y, &o) in ys.iter_mut().zip(&out) {
+            *y = o;
+        }
+    }
+}
+
+/// Whether the candidate `v` at row `at` beats `best` at row `best_at` under the arg rules (a
+/// NaN beats every number; among equals, or among NaNs, the lower row, or the higher with
+/// `LAST`), whatever order the candidates come in.
+#[inline(always)]
+fn beats<T: Element, D: Direction, const LAST: bool>(
+    v: T,
+    at: usize,
+    best: T,
+    best_at: usize,
+) -> bool {
+    let earlier = if LAST { at > best_at } else { at < best_at };
+    match (v.is_nan(), best.is_nan()) {
+        (true, true) => earlier,
+        (true, false) => true,
+        (false, true) => false,
+        (false, false) => D::better(v, best) || (!D::better(best, v) && earlier),
+    }
+}
+
+/// Arg-reduction of rows of `C` lanes (`x.len() / C` rows) into `y` (`C` indices), read as rows
+/// of `W` lanes (`W` a multiple of `C`), `W / C` rows at a time; `TILE` is `W` rounded up to
+/// whole chunks of sixteen, as [`arg_tile`](super::arg_tile) gives it.
+///
+/// ```
+/// use onnx_aot::{kernels::arg_lanes_narrow, Max};
+/// // Five rows of two lanes.
+/// let x = [1.0, 9.0, 4.0, 2.0, 4.0, 9.0, 0.0, f32::NAN, 7.0, 1.0];
+/// let mut y = [0i64; 2];
+/// arg_lanes_narrow::<f32, Max, false, 2, 16, 16>(&x, &mut y);
+/// assert_eq!(y, [4, 3]);
+/// ```
+#[inline]
+pub fn arg_lanes_narrow<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const C: usize,
+    const W: usize,
+    const TILE: usize,
+>(
+    x: &[T],
+    y: &mut [i64],
+) {
+    let k = W / C;
+    if C == 0 || k == 0 || !W.is_multiple_of(C) {
+        return;
+    }
+    let rows = x.len() / C;
+    let groups = rows / k;
+    let mut best = [T::ZERO; C];
+    let mut best_at = [0usize; C];
+    let mut seen = false;
+    if groups > 0 {
+        let mut idx = [0i64; W];
+        arg_lanes::<T, D, LAST, TILE>(&x[..groups * W], &mut idx, W);
+        for (j, &q) in idx.iter().enumerate() {
+            let at = q as usize * k + j / C;
+            let v = x[at * C + j % C];
+            let c = j % C;
+            if j < C || beats::<T, D, LAST>(v, at, best[c], best_at[c]) {
+                best[c] = v;
+                best_at[c] = at;
+            }
+        }
+        seen = true;
+    }
+    for (at, row) in x.chunks_exact(C).enumerate().skip(groups * k) {
+        for (c, &v) in row.iter().enumerate() {
+            if !seen || beats::<T, D, LAST>(v, at, best[c], best_at[c]) {
+                best[c] = v;
+                best_at[c] = at;
+            }
+        }
+        seen = true;
+    }
+    for (o, &at) in y.iter_mut().zip(&best_at) {
+        *o = at as i64;
+    }
+}
+
+/// Accumulates rows of `C` lanes of `x` into `acc` (`C` elements, NaN-propagating as
+/// [`reduce_lanes_rows`]), read as rows of `W` lanes (`W` a multiple of `C`), `W / C` rows at a
+/// time.
+///
+/// ```
+/// use onnx_aot::{kernels::reduce_lanes_narrow, Min};
+/// let x = [1.0, 9.0, 4.0, 2.0, -4.0, 9.0, 0.0, 3.0, 7.0, 1.0];
+/// let mut acc = [f32::INFINITY; 2];
+/// reduce_lanes_narrow::<f32, Min, 2, 16>(&mut acc, &x);
+/// assert_eq!(acc, [-4.0, 1.0]);
+/// ```
+#[inline]
+pub fn reduce_lanes_narrow<T: Element, D: Direction, const C: usize, const W: usize>(
+    acc: &mut [T],
+    x: &[T],
+) {
+    let k = W / C;
+    if C == 0 || k == 0 || !W.is_multiple_of(C) || acc.len() < C {
+        return;
+    }
+    let groups = x.len() / W;
+    let mut wide = [T::ZERO; W];
+    for (j, w) in wide.iter_mut().enumerate() {
+        *w = acc[j % C];
+    }
+    reduce_lanes_rows::<T, D>(&mut wide, &x[..groups * W]);
+    let fold = |a: T, v: T| {
+        if a.is_nan() {
+            a
+        } else if v.is_nan() {
+            v
+        } else {
+            step::<T, D>(a, v)
+        }
+    };
+    for (j, &w) in wide.iter().enumerate() {
+        acc[j % C] = fold(acc[j % C], w);
+    }
+    for row in x[groups * W..].chunks_exact(C) {
+        for (a, &v) in acc.iter_mut().zip(row) {
+            *a = fold(*a, v);
+        }
+    }
+}
+
+/// The period the generator picks for `C` few lanes (below sixteen): the smallest multiple of
+/// `C` that is whole chunks of sixteen if that is at most 128, else the largest multiple of `C`
+/// up to 128; doubled up to at least 64 lanes.
+pub const fn narrow_period(c: usize) -> usize {
+    if c == 0 {
+        return 0;
+    }
+    let mut w = c;
+    while !w.is_multiple_of(LANES) && w + c <= 128 {
+        w += c;
+    }
+    if !w.is_multiple_of(LANES) {
+        w = 128 / c * c;
+    }
+    while w < 64 {
+        w += w;
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+    use crate::{Max, Min};
+    use std::vec::Vec;
+
+    fn naive_reduce<D: Direction>(x: &[f32]) -> f32 {
+        if let Some(&n) = x.iter().find(|v| v.is_nan()) {
+            return n;
+        }
+        x.iter().fold(
+            D::identity::<f32>(),
+            |a, &v| if D::better(v, a) { v } else { a },
+        )
+    }
+
+    fn rows_case<const R: usize>(g: &mut Lcg, nan: bool) {
+        let n = 3 * ROW_TILE + 5;
+        let x: Vec<f32> = (0..n * R).map(|_| f32_pool(g, nan)).collect();
+        let mut y = std::vec![-1i64; n];
+        let mut yl = std::vec![-1i64; n];
+        arg_rows_short::<f32, Max, false, R>(&x, &mut y);
+        arg_rows_short::<f32, Min, true, R>(&x, &mut yl);
+        let mut m = std::vec![f32::NEG_INFINITY; n];
+        reduce_rows_short::<f32, Max, R>(&mut m, &x);
+        let mut h = std::vec![9f32; n * R];
+        hardmax_rows_short::<f32, R>(&x, &mut h);
+        for (o, row) in x.chunks_exact(R).enumerate() {
+            let at = naive_arg::<f32, Max>(row, false);
+            for j in 0..R {
+                assert_eq!(
+                    h[o * R + j],
+                    if j == at { 1.0 } else { 0.0 },
+                    "R={R} row {o}"
+                );
+            }
+            assert_eq!(
+                y[o] as usize,
+                naive_arg::<f32, Max>(row, false),
+                "R={R} row {o}"
+            );
+            assert_eq!(
+                yl[o] as usize,
+                naive_arg::<f32, Min>(row, true),
+                "R={R} row {o}"
+            );
+            let want = naive_reduce::<Max>(row);
+            assert!(
+                m[o] == want || (m[o].is_nan() && want.is_nan()),
+                "R={R} row {o}: {} vs {want}",
+                m[o]
+            );
+        }
+    }
+
+    #[test]
+    fn short_rows_match_the_definition() {
+        let mut g = Lcg(5);
+        for nan in [false, true] {
+            rows_case::<1>(&mut g, nan);
+            rows_case::<2>(&mut g, nan);
+            rows_case::<3>(&mut g, nan);
+            rows_case::<7>(&mut g, nan);
+            rows_case::<20>(&mut g, nan);
+            rows_case::<31>(&mut g, nan);
+        }
+    }
+
+    #[test]
+    fn short_rows_accumulate_and_keep_a_nan() {
+        let mut y = [f32::NAN, 1.0, 5.0];
+        reduce_rows_short::<f32, Min, 2>(&mut y, &[0.0, 1.0, 3.0, 0.5, 6.0, f32::NAN]);
+        assert!(y[0].is_nan() && y[2].is_nan());
+        assert_eq!(y[1], 0.5);
+        let mut i = [0u8; 2];
+        reduce_rows_short::<u8, Max, 3>(&mut i, &[1, 7, 2, 9, 0, 0]);
+        assert_eq!(i, [7, 9]);
+    }
+
+    fn lanes_case<const C: usize, const W: usize, const TILE: usize>(
+        g: &mut Lcg,
+        rows: usize,
+        nan: bool,
+    ) {
+        let x: Vec<f32> = (0..rows * C).map(|_| f32_pool(g, nan)).collect();
+        let mut y = [0i64; C];
+        let mut yl = [0i64; C];
+        arg_lanes_narrow::<f32, Max, false, C, W, TILE>(&x, &mut y);
+        arg_lanes_narrow::<f32, Min, true, C, W, TILE>(&x, &mut yl);
+        let mut acc = [f32::INFINITY; C];
+        reduce_lanes_narrow::<f32, Min, C, W>(&mut acc, &x);
+        let mut h = std::vec![9f32; rows * C];
+        hardmax_lanes_narrow::<f32, C, W, TILE>(&x, &mut h);
+        for c in 0..C {
+            let lane: Vec<f32> = x.iter().skip(c).step_by(C).copied().collect();
+            let ctx = std::format!("C={C} W={W} rows={rows} lane {c} nan {nan}");
+            let at = naive_arg::<f32, Max>(&lane, false);
+            for r in 0..rows {
+                assert_eq!(
+                    h[r * C + c],
+                    if r == at { 1.0 } else { 0.0 },
+                    "{ctx} row {r}"
+                );
+            }
+            assert_eq!(y[c] as usize, naive_arg::<f32, Max>(&lane, false), "{ctx}");
+            assert_eq!(yl[c] as usize, naive_arg::<f32, Min>(&lane, true), "{ctx}");
+            let want = naive_reduce::<Min>(&lane);
+            assert!(
+                acc[c] == want || (acc[c].is_nan() && want.is_nan()),
+                "{ctx}"
+            );
+        }
+    }
+
+    #[test]
+    fn narrow_lanes_match_the_definition() {
+        let mut g = Lcg(9);
+        for rows in [1, 2, 7, 8, 31, 32, 33, 100, 1000] {
+            for nan in [false, true] {
+                lanes_case::<1, 64, 64>(&mut g, rows, nan);
+                lanes_case::<2, 64, 64>(&mut g, rows, nan);
+                lanes_case::<3, 96, 96>(&mut g, rows, nan);
+                lanes_case::<5, 80, 80>(&mut g, rows, nan);
+                lanes_case::<7, 126, 128>(&mut g, rows, nan);
+            }
+        }
+    }
+
+    #[test]
+    fn narrow_periods_are_multiples_of_the_lanes() {
+        for c in 1..LANES {
+            let w = narrow_period(c);
+            assert!(w.is_multiple_of(c) && (64..=256).contains(&w), "{c}: {w}");
+        }
+        assert_eq!(narrow_period(2), 64);
+        assert_eq!(narrow_period(5), 80);
+        assert_eq!(narrow_period(7), 112);
+        assert_eq!(narrow_period(9), 126);
+    }
+}
