@@ -41,6 +41,42 @@ pub trait Compute: DynEq + fmt::Debug + Send + Sync {
     /// The node function's body over `x: &[input element]` and `y: &mut [output element]`,
     /// and a one-line description of its plan. `rt` is the path of the runtime crate.
     fn emit(&self, input: &Value, output: &Value, rt: &TokenStream) -> NodeCode;
+
+    /// Whether this node can also compute the output of `sibling`, another node reading the
+    /// same `input`, in its own pass over it (sibling fusion, see [`crate::fuse`]).
+    fn absorbs(&self, sibling: &dyn Compute, input: &Value) -> bool {
+        let _ = (sibling, input);
+        false
+    }
+
+    /// The body of a node that also computes the outputs of absorbed siblings: over `x`, `y`
+    /// and one `also_<k>: &mut [element]` per value of `also`. Only called when
+    /// [`Compute::absorbs`] accepted each sibling.
+    fn emit_fused(
+        &self,
+        input: &Value,
+        output: &Value,
+        also: &[&Value],
+        rt: &TokenStream,
+    ) -> NodeCode {
+        let _ = also;
+        self.emit(input, output, rt)
+    }
+
+    /// For an op whose output is one-hot along one axis (Hardmax), that axis: every position
+    /// of the other axes holds exactly one 1, at the op's pick along it.
+    fn one_hot_axis(&self, input: &Value) -> Option<usize> {
+        let _ = input;
+        None
+    }
+
+    /// For an op that, read over a one-hot input along `axis`, gives the same result as over
+    /// the one-hot's own input (ArgMax: the 1 sits at the first maximum), the op to use there
+    /// instead; `None` if it does not.
+    fn over_one_hot_source(&self, axis: usize) -> Option<Arc<dyn Compute>> {
+        let _ = axis;
+        None
+    }
 }
 
 /// The body of a node function and the plan it follows.
@@ -104,6 +140,9 @@ pub struct Node {
     pub input: ValueId,
     /// The output.
     pub output: ValueId,
+    /// Sibling nodes reading the same input whose outputs this node computes in the same pass
+    /// (sibling fusion, [`crate::fuse`]); they are not in [`Graph::nodes`] themselves.
+    pub fused: Vec<Node>,
     /// Doc string of the node.
     pub doc: String,
     /// The attributes as written in the file (`name=value`), for generated docs.
@@ -136,12 +175,18 @@ impl PartialEq for Node {
             && *self.op == *other.op
             && self.input == other.input
             && self.output == other.output
+            && self.fused == other.fused
             && self.doc == other.doc
             && self.written == other.written
     }
 }
 
 impl Node {
+    /// Every value the node computes: its output, then the fused siblings' outputs.
+    pub fn outputs(&self) -> impl Iterator<Item = ValueId> + '_ {
+        std::iter::once(self.output).chain(self.fused.iter().map(|f| f.output))
+    }
+
     /// A short description for messages: `node 2 "argmax_1" (ArgMax-13, opset 18)`.
     pub fn describe(&self) -> String {
         crate::messages::describe_node(

@@ -78,6 +78,7 @@ pub mod cache;
 pub mod dtype;
 pub mod emit;
 pub mod error;
+pub mod fuse;
 pub mod inspect;
 pub mod ir;
 pub mod limits;

@@ -119,10 +119,11 @@ pub fn plan_memory(graph: &Graph) -> MemoryPlan {
     let mut life: Vec<Option<(usize, usize)>> = vec![None; n_values];
     let mut defined = Vec::new();
     for (k, node) in graph.nodes.iter().enumerate() {
-        let v = node.output;
-        if root[v] == v && !is_output[v] && matches!(graph.values[v].source, Source::Node(_)) {
-            life[v] = Some((k, k));
-            defined.push(v);
+        for v in node.outputs() {
+            if root[v] == v && !is_output[v] && matches!(graph.values[v].source, Source::Node(_)) {
+                life[v] = Some((k, k));
+                defined.push(v);
+            }
         }
     }
     for (k, node) in graph.nodes.iter().enumerate() {

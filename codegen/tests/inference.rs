@@ -223,7 +223,8 @@ fn nodes_run_in_dependency_order() {
     let m = model(
         13,
         vec![
-            node("ArgMax", "last", &["h"], &["y"], vec![attr_int("axis", -1)]),
+            // ArgMax along another axis than the Hardmax's: no shortcut past the Hardmax.
+            node("ArgMax", "last", &["h"], &["y"], vec![attr_int("axis", 0)]),
             node("Hardmax", "middle", &["r"], &["h"], vec![]),
             node(
                 "ReduceMax",
@@ -334,4 +335,83 @@ fn the_cache_analyzes_a_file_once_until_it_changes() {
     assert_eq!(g.values[g.nodes[0].output].shape, [1, 3, 4]);
     assert_eq!(cache.misses(), 3);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn argmax_over_a_hardmax_along_its_axis_reads_the_hardmax_input() {
+    // ReduceMax -> Hardmax -> ArgMax along the Hardmax's axis (W8): the ArgMax reads the
+    // ReduceMax's output and the Hardmax, read by nothing else, is dropped.
+    let chain = |outputs: Vec<onnx_aot_codegen::onnx::ValueInfoProto>| {
+        model(
+            13,
+            vec![
+                node(
+                    "ReduceMax",
+                    "pool",
+                    &["x"],
+                    &["r"],
+                    vec![attr_ints("axes", &[0])],
+                ),
+                node("Hardmax", "hot", &["r"], &["h"], vec![attr_int("axis", 2)]),
+                node(
+                    "ArgMax",
+                    "pick",
+                    &["h"],
+                    &["y"],
+                    vec![attr_int("axis", -1), attr_int("select_last_index", 1)],
+                ),
+            ],
+            vec![vi("x", FLOAT, &n(&[2, 3, 4]))],
+            outputs,
+        )
+    };
+    let g = analyze(&bytes(&chain(vec![output("y")])), &Options::default()).unwrap();
+    let names: Vec<_> = g.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["pool", "pick"]);
+    assert_eq!(g.values[g.nodes[1].input].name, "r");
+    // The Hardmax stays when its output is a graph output too.
+    let g = analyze(
+        &bytes(&chain(vec![output("y"), output("h")])),
+        &Options::default(),
+    )
+    .unwrap();
+    let names: Vec<_> = g.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["pool", "hot", "pick"]);
+    assert_eq!(g.values[g.nodes[2].input].name, "r");
+}
+
+#[test]
+fn reducemax_and_argmax_of_one_tensor_over_one_axis_run_as_one_node() {
+    let siblings = |reduce_axes: &[i64], arg: &str, arg_axis: i64| {
+        model(
+            13,
+            vec![
+                node(
+                    "ReduceMax",
+                    "max",
+                    &["x"],
+                    &["v"],
+                    vec![attr_ints("axes", reduce_axes)],
+                ),
+                node(arg, "arg", &["x"], &["i"], vec![attr_int("axis", arg_axis)]),
+            ],
+            vec![vi("x", FLOAT, &n(&[2, 3, 1]))],
+            vec![output("v"), output("i")],
+        )
+    };
+    // torch.max(x, dim): the ArgMax computes the ReduceMax's output in its own pass, at the
+    // ReduceMax's position; axes that differ only by length-1 dims still match.
+    for axes in [&[1][..], &[-2], &[1, 2]] {
+        let g = analyze(&bytes(&siblings(axes, "ArgMax", 1)), &Options::default()).unwrap();
+        assert_eq!(g.nodes.len(), 1, "axes {axes:?}");
+        assert_eq!(g.nodes[0].name, "arg");
+        assert_eq!(g.nodes[0].fused.len(), 1);
+        assert_eq!(g.values[g.nodes[0].fused[0].output].name, "v");
+    }
+    // Another axis, or ArgMin beside ReduceMax: two passes.
+    for (axes, arg, axis) in [(&[0][..], "ArgMax", 1), (&[1], "ArgMin", 1)] {
+        let g = analyze(&bytes(&siblings(axes, arg, axis)), &Options::default()).unwrap();
+        assert_eq!(g.nodes.len(), 2, "{axes:?} {arg}");
+        assert!(g.nodes.iter().all(|n| n.fused.is_empty()));
+    }
 }

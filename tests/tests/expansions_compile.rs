@@ -47,4 +47,49 @@ expansion!(hardmax_11_f16);
 expansion!(hardmax_13_middle_axis);
 expansion!(onnx_aot_hardmax);
 expansion!(multi_node);
+expansion!(siblings_torch_max);
+expansion!(siblings_in_scratch);
 expansion!(exporter_pytorch);
+
+/// The first index of the largest element (a NaN beats every number), and that element.
+fn plain_max(column: &[f32]) -> (f32, i64) {
+    let mut best = 0;
+    for (k, &v) in column.iter().enumerate() {
+        let b = column[best];
+        if !b.is_nan() && (v.is_nan() || v > b) {
+            best = k;
+        }
+    }
+    (column[best], best as i64)
+}
+
+#[test]
+fn fused_max_and_argmax_agree_with_a_plain_loop() {
+    use siblings_torch_max as m;
+    let mut inputs = m::Inputs::zeroed();
+    for (a, plane) in inputs.x.iter_mut().enumerate() {
+        for (b, row) in plane.iter_mut().enumerate() {
+            for (c, v) in row.iter_mut().enumerate() {
+                // Few distinct values (ties), a NaN in two columns, -0.0 beside 0.0.
+                *v = match (a * 7 + b * 5 + c * 3) % 5 {
+                    0 if (a, c) == (1, 2) || (a, c) == (3, 0) => f32::NAN,
+                    0 => -0.0,
+                    k => k as f32 - 2.0,
+                };
+            }
+        }
+    }
+    let out = m::run(&inputs);
+    for a in 0..4 {
+        for c in 0..3 {
+            let column: Vec<f32> = (0..6).map(|b| inputs.x[a][b][c]).collect();
+            let (value, index) = plain_max(&column);
+            assert_eq!(out.i[a][c], index, "argmax at [{a}, :, {c}]");
+            assert!(
+                out.v[a][c] == value || (value.is_nan() && out.v[a][c].is_nan()),
+                "max at [{a}, :, {c}]: {} vs {value}",
+                out.v[a][c]
+            );
+        }
+    }
+}

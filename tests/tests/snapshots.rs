@@ -412,6 +412,76 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("multi_node"),
         ),
+        // torch.max(x, dim=1): ReduceMax and ArgMax of one tensor over one axis, fused into one
+        // node that writes both outputs.
+        (
+            "siblings_torch_max",
+            model(
+                13,
+                vec![
+                    node(
+                        "ReduceMax",
+                        "values",
+                        &["x"],
+                        &["v"],
+                        &[("axes", Is(&[1])), ("keepdims", I(0))],
+                    ),
+                    node(
+                        "ArgMax",
+                        "indices",
+                        &["x"],
+                        &["i"],
+                        &[("axis", I(1)), ("keepdims", I(0))],
+                    ),
+                ],
+                vec![tensor("x", FLOAT, &[4, 6, 3])],
+                vec![tensor("v", FLOAT, &[4, 3]), tensor("i", INT64, &[4, 3])],
+                vec![],
+            ),
+            opts("siblings_torch_max"),
+        ),
+        // Fused siblings whose input and outputs are intermediates (three views of the scratch
+        // buffers in one call), and W8's ReduceMax -> Hardmax -> ArgMax, where the ArgMax reads
+        // the ReduceMax's output and the Hardmax is dropped.
+        (
+            "siblings_in_scratch",
+            model(
+                13,
+                vec![
+                    node(
+                        "ReduceMin",
+                        "time",
+                        &["x"],
+                        &["m"],
+                        &[("axes", Is(&[3])), ("keepdims", I(0))],
+                    ),
+                    node(
+                        "ReduceMax",
+                        "best",
+                        &["m"],
+                        &["v"],
+                        &[("axes", Is(&[1])), ("keepdims", I(0))],
+                    ),
+                    node(
+                        "ArgMax",
+                        "which",
+                        &["m"],
+                        &["i"],
+                        &[("axis", I(1)), ("keepdims", I(0))],
+                    ),
+                    node("Hardmax", "onehot", &["v"], &["h"], &[("axis", I(-1))]),
+                    node("ArgMax", "pick", &["h"], &["top"], &[("axis", I(-1))]),
+                    node("ArgMax", "latest", &["i"], &["late"], &[("axis", I(0))]),
+                ],
+                vec![tensor("x", FLOAT, &[2, 5, 4, 3])],
+                vec![
+                    tensor("top", INT64, &[2, 1]),
+                    tensor("late", INT64, &[1, 4]),
+                ],
+                vec![],
+            ),
+            opts("siblings_in_scratch"),
+        ),
         // A model as PyTorch's exporter writes it (Constant, Identity, symbolic batch, names that
         // are paths), batch bound to 2.
         (
@@ -491,6 +561,8 @@ snapshot_tests!(
     hardmax_13_middle_axis,
     onnx_aot_hardmax,
     multi_node,
+    siblings_torch_max,
+    siblings_in_scratch,
     exporter_pytorch,
 );
 

@@ -45,7 +45,10 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
     docs.push(String::new());
     docs.push(" | node | op | input | output |".to_string());
     docs.push(" | --- | --- | --- | --- |".to_string());
-    for node in &graph.nodes {
+    let rows = graph.nodes.iter().flat_map(|n| {
+        std::iter::once((n, None)).chain(n.fused.iter().map(move |f| (f, Some(n.index))))
+    });
+    for (node, fused_into) in rows {
         let x = &graph.values[node.input];
         let y = &graph.values[node.output];
         let domain = if node.domain.is_empty() {
@@ -58,8 +61,11 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
         } else {
             format!("`{}`", node.name)
         };
+        let fused = fused_into
+            .map(|k| format!(" (computed by node {k})"))
+            .unwrap_or_default();
         docs.push(format!(
-            " | {} {} | {domain}{}-{} | `{}` {} {:?} | `{}` {} {:?} |",
+            " | {} {} | {domain}{}-{}{fused} | `{}` {} {:?} | `{}` {} {:?} |",
             node.index,
             name,
             node.op_type,
@@ -104,7 +110,7 @@ impl Emitter<'_> {
 
 /// The doc lines of a node function: the node, its attributes as written and as resolved, its
 /// input and output.
-pub(super) fn node_docs(node: &Node, x: &Value, y: &Value) -> Vec<String> {
+pub(super) fn node_docs(node: &Node, x: &Value, y: &Value, also: &[&Value]) -> Vec<String> {
     let domain = if node.domain.is_empty() {
         String::new()
     } else {
@@ -133,5 +139,19 @@ pub(super) fn node_docs(node: &Node, x: &Value, y: &Value) -> Vec<String> {
         " Input `{}`: {} {:?}; output `{}`: {} {:?}.",
         x.name, x.dtype, x.shape, y.name, y.dtype, y.shape
     ));
+    for (k, (sibling, v)) in node.fused.iter().zip(also).enumerate() {
+        let resolved = sibling
+            .op
+            .resolved(x)
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        docs.push(format!(
+            " Fused in the same pass: {}{resolved}, output `{}`: {} {:?} (into `also_{k}`).",
+            sibling.describe(),
+            v.name,
+            v.dtype,
+            v.shape
+        ));
+    }
     docs.iter().map(|l| doc_line(l)).collect()
 }

@@ -229,6 +229,70 @@ impl<'g> Emitter<'g> {
         }
     }
 
+    /// A call `f(x, y0, y1, ..)` of a fused node function: every scratch view is taken with
+    /// `get`, `get_mut` or `get_disjoint_mut` (several views of one buffer), and the call runs
+    /// only if all are there (rustc resolves these constant ranges at compile time).
+    fn call_many(&self, f: TokenStream, x_id: ValueId, outputs: &[ValueId]) -> TokenStream {
+        let args: Vec<(ValueId, bool)> = std::iter::once((x_id, false))
+            .chain(outputs.iter().map(|&v| (v, true)))
+            .collect();
+        // Scratch views grouped by buffer, in order of first use.
+        let mut buffers: Vec<(DType, Vec<usize>)> = Vec::new();
+        for (i, &(v, _)) in args.iter().enumerate() {
+            if let Some(Place::Scratch(slot)) = self.places[v].as_ref() {
+                match buffers.iter_mut().find(|(t, _)| *t == slot.dtype) {
+                    Some((_, members)) => members.push(i),
+                    None => buffers.push((slot.dtype, vec![i])),
+                }
+            }
+        }
+        let names: Vec<Ident> = (0..args.len()).map(|i| format_ident!("a{}", i)).collect();
+        let mut patterns = Vec::new();
+        let mut sources = Vec::new();
+        for (dtype, members) in &buffers {
+            let buf = scratch_name(*dtype);
+            let range = |i: usize| {
+                let Some(Place::Scratch(slot)) = self.places[args[i].0].as_ref() else {
+                    return quote!(0..0);
+                };
+                let (a, b) = (lit_usize(slot.offset), lit_usize(slot.offset + slot.len));
+                quote!(#a..#b)
+            };
+            if let [i] = members.as_slice() {
+                let (n, r) = (&names[*i], range(*i));
+                patterns.push(quote!(Some(#n)));
+                sources.push(if args[*i].1 {
+                    quote!(#buf.get_mut(#r))
+                } else {
+                    quote!(#buf.get(#r))
+                });
+            } else {
+                let ns = members.iter().map(|&i| &names[i]);
+                let rs = members.iter().map(|&i| range(i));
+                patterns.push(quote!(Ok([#(#ns),*])));
+                sources.push(quote!(#buf.get_disjoint_mut([#(#rs),*])));
+            }
+        }
+        let call_args = args.iter().enumerate().map(|(i, &(v, mutable))| {
+            let scratch = matches!(self.places[v], Some(Place::Scratch(_)));
+            let n = &names[i];
+            match (scratch, mutable) {
+                (true, true) => quote!(#n),
+                (true, false) => quote!(&*#n),
+                (false, _) => self.view(v, mutable).0,
+            }
+        });
+        let call = quote!(#f(#(#call_args),*););
+        match patterns.len() {
+            0 => call,
+            1 => {
+                let (p, s) = (&patterns[0], &sources[0]);
+                quote!(if let #p = #s { #call })
+            }
+            _ => quote!(if let (#(#patterns),*) = (#(#sources),*) { #call }),
+        }
+    }
+
     /// The scratch buffers: (name, element type tokens, length) per element type.
     fn scratch_buffers(&self) -> Vec<(Ident, TokenStream, Literal)> {
         self.memory
@@ -281,7 +345,12 @@ impl<'g> Emitter<'g> {
                 continue;
             }
             let f = fn_name(node);
-            body.extend(self.call(quote!(#f), node.input, node.output));
+            if node.fused.is_empty() {
+                body.extend(self.call(quote!(#f), node.input, node.output));
+            } else {
+                let outputs: Vec<ValueId> = node.outputs().collect();
+                body.extend(self.call_many(quote!(#f), node.input, &outputs));
+            }
         }
         // Outputs that show a graph input or a constant are copies.
         for (i, out) in g.outputs.iter().enumerate() {
@@ -303,8 +372,18 @@ impl<'g> Emitter<'g> {
         let tx = self.elem(x.dtype);
         let ty = self.elem(y.dtype);
         let name = fn_name(node);
-        let docs = docs::node_docs(node, x, y);
-        let code = node.op.emit(x, y, &self.rt);
+        let also: Vec<&Value> = node.fused.iter().map(|f| &g.values[f.output]).collect();
+        let docs = docs::node_docs(node, x, y, &also);
+        let code = if also.is_empty() {
+            node.op.emit(x, y, &self.rt)
+        } else {
+            node.op.emit_fused(x, y, &also, &self.rt)
+        };
+        let also_params = also.iter().enumerate().map(|(k, v)| {
+            let p = format_ident!("also_{}", k);
+            let t = self.elem(v.dtype);
+            quote!(, #p: &mut [#t])
+        });
         let summary = format!(" Plan: {}.", code.plan);
         let allow = if code.body.is_empty() {
             quote!(#[allow(unused_variables)])
@@ -318,7 +397,7 @@ impl<'g> Emitter<'g> {
             #[doc = #summary]
             #[inline]
             #allow
-            fn #name(x: &[#tx], y: &mut [#ty]) {
+            fn #name(x: &[#tx], y: &mut [#ty] #(#also_params)*) {
                 #body
             }
         }

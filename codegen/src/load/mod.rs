@@ -29,7 +29,9 @@ use crate::options::Options;
 /// Decodes and checks a model, returning its graph or every error found.
 pub fn load(bytes: &[u8], options: &Options) -> Result<Graph, Errors> {
     let model = decode(bytes, &options.source_name)?;
-    Loader::new(options).run(&model)
+    let mut graph = Loader::new(options).run(&model)?;
+    crate::fuse::fuse(&mut graph);
+    Ok(graph)
 }
 
 /// A node before ordering: its proto, registered op and version.

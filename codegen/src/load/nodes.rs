@@ -266,6 +266,7 @@ impl<'o> Loader<'o> {
             op,
             input: data?,
             output,
+            fused: Vec::new(),
             doc: p.proto.doc_string.clone(),
             written: crate::ir::written_attributes(p.proto),
         })

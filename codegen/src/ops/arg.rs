@@ -9,6 +9,7 @@ use quote::quote;
 
 use super::attrs::{normalize_axis, reduced_shape};
 use super::layout::{FEW_LANES, SHORT_ROW};
+use super::reduce::ReduceOp;
 use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
 use crate::ir::{Compute, Direction, NodeCode, Value};
@@ -175,6 +176,74 @@ impl Compute for ArgOp {
             r += &format!(", select_last_index {}", u8::from(self.select_last_index));
         }
         Some(r)
+    }
+
+    fn absorbs(&self, sibling: &dyn Compute, input: &Value) -> bool {
+        // ReduceMax over the same axis is the element at ArgMax's index (a NaN when the row
+        // holds one, since the index then points at a NaN); likewise ReduceMin and ArgMin.
+        let Some(reduce) = sibling.downcast_ref::<ReduceOp>() else {
+            return false;
+        };
+        let wide = |axes: &[usize]| -> Vec<usize> {
+            axes.iter()
+                .copied()
+                .filter(|&a| input.shape.get(a).is_some_and(|&d| d != 1))
+                .collect()
+        };
+        reduce.direction == self.direction
+            && !reduce.noop
+            && input.numel() > 0
+            && wide(&reduce.axes) == wide(&[self.axis])
+    }
+
+    fn emit_fused(
+        &self,
+        input: &Value,
+        output: &Value,
+        also: &[&Value],
+        rt: &TokenStream,
+    ) -> NodeCode {
+        let code = self.emit(input, output, rt);
+        if also.len() != 1 || code.body.is_empty() {
+            return code;
+        }
+        let k = quote!(#rt::kernels);
+        let r = input.shape[self.axis];
+        let inner: usize = input.shape[self.axis + 1..].iter().product();
+        // Tiles of whole blocks of about 16 KiB, so that the values are read back from L1.
+        let block = r * inner;
+        let blocks = (16 * 1024 / (block * input.dtype.size()).max(1)).max(1);
+        let (tx, ty) = (lit_usize(blocks * block), lit_usize(blocks * inner));
+        let (r_lit, inner_lit) = (lit_usize(r), lit_usize(inner));
+        let body = code.body;
+        NodeCode {
+            body: quote! {
+                for ((x, y), also_0) in x.chunks(#tx).zip(y.chunks_mut(#ty)).zip(also_0.chunks_mut(#ty)) {
+                    #body
+                    #k::arg_values(x, y, also_0, #r_lit, #inner_lit);
+                }
+            },
+            plan: format!(
+                "{}, in tiles of {blocks} block(s); the extreme values read at the indices \
+                 (the fused {})",
+                code.plan,
+                match self.direction {
+                    Direction::Max => "ReduceMax",
+                    Direction::Min => "ReduceMin",
+                }
+            ),
+        }
+    }
+
+    fn over_one_hot_source(&self, axis: usize) -> Option<Arc<dyn Compute>> {
+        // Over a one-hot along `axis`, ArgMax finds its single 1: the first maximum (or first
+        // NaN) of the one-hot's input, whatever `select_last_index` says.
+        (self.direction == Direction::Max && self.axis == axis).then(|| {
+            Arc::new(ArgOp {
+                select_last_index: false,
+                ..self.clone()
+            }) as Arc<dyn Compute>
+        })
     }
 
     fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {

@@ -183,6 +183,21 @@ impl Compute for HardmaxOp {
         })
     }
 
+    fn one_hot_axis(&self, input: &Value) -> Option<usize> {
+        // One 1 per position of the other axes: along one axis when every other reduced axis
+        // has length 1.
+        let wide: Vec<usize> = self
+            .axes
+            .iter()
+            .copied()
+            .filter(|&a| input.shape.get(a).is_some_and(|&d| d != 1))
+            .collect();
+        match wide.as_slice() {
+            [axis] => Some(*axis),
+            _ => None,
+        }
+    }
+
     fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
         let k = quote!(#rt::kernels);
         match self.plan(&input.shape) {

@@ -10,6 +10,7 @@
 
 mod arg_lanes;
 mod arg_row;
+mod gather;
 mod hardmax;
 mod narrow;
 mod reduce;
@@ -19,6 +20,7 @@ mod test_util;
 
 pub use arg_lanes::{arg_lanes, arg_tile};
 pub use arg_row::arg_row;
+pub use gather::arg_values;
 pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
 pub use narrow::{
     arg_lanes_narrow, arg_rows_short, hardmax_lanes_narrow, hardmax_rows_short, narrow_period,

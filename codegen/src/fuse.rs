@@ -1,0 +1,156 @@
+//! Graph rewrites between loading and the memory plan, so that nodes reading the same data do
+//! not each pass over it:
+//!
+//! - **one-hot shortcuts**: a node over a one-hot tensor (Hardmax along an axis) that gives the
+//!   same result over the one-hot's own input (ArgMax along that axis) reads that input instead;
+//!   the Hardmax is then dropped if nothing else reads it (ReduceMax → Hardmax → ArgMax becomes
+//!   ReduceMax → ArgMax).
+//! - **sibling fusion**: of the nodes that read one tensor, one that can compute another's output
+//!   in its own pass ([`Compute::absorbs`]: ArgMax computes ReduceMax over the same axis, as
+//!   `torch.max(x, dim)` exports) does so; the absorbed node is dropped, and the fused node
+//!   runs at the earlier of the two positions, before any reader of either output.
+//!
+//! Which rewrite applies is each op's decision (methods of [`Compute`]); this stage only walks
+//! the graph. Every rewrite keeps the outputs bit for bit (see each op's rule).
+
+use std::collections::HashMap;
+
+use crate::ir::{Graph, Node, Source, ValueId};
+
+/// How many other readers of a tensor each node is offered for fusion: enough for every real
+/// pattern, and it keeps the stage linear for a tensor read by thousands of nodes.
+const SIBLING_WINDOW: usize = 16;
+
+/// Applies the rewrites to a loaded graph.
+pub fn fuse(graph: &mut Graph) {
+    one_hot_shortcuts(graph);
+    drop_unread(graph);
+    fuse_siblings(graph);
+    renumber(graph);
+}
+
+/// The node that computes each value, by node position.
+fn producers(graph: &Graph) -> Vec<Option<usize>> {
+    let mut by_value = vec![None; graph.values.len()];
+    for (k, node) in graph.nodes.iter().enumerate() {
+        for v in node.outputs() {
+            by_value[v] = Some(k);
+        }
+    }
+    by_value
+}
+
+fn one_hot_shortcuts(graph: &mut Graph) {
+    let producer = producers(graph);
+    for k in 0..graph.nodes.len() {
+        let input = graph.nodes[k].input;
+        let Some(h) = producer[input] else {
+            continue;
+        };
+        let hot = &graph.nodes[h];
+        let Some(axis) = hot.op.one_hot_axis(&graph.values[hot.input]) else {
+            continue;
+        };
+        if let Some(op) = graph.nodes[k].op.over_one_hot_source(axis) {
+            let source = graph.nodes[h].input;
+            let node = &mut graph.nodes[k];
+            node.op = op;
+            node.input = source;
+        }
+    }
+}
+
+/// Drops nodes whose outputs nothing reads (no kept node, no graph output): one sweep from the
+/// last node back, since nodes are in dependency order.
+fn drop_unread(graph: &mut Graph) {
+    let mut read = vec![false; graph.values.len()];
+    for out in &graph.outputs {
+        read[out.value] = true;
+    }
+    let mut keep = vec![false; graph.nodes.len()];
+    for (k, node) in graph.nodes.iter().enumerate().rev() {
+        if node.outputs().any(|v| read[v]) {
+            keep[k] = true;
+            read[node.input] = true;
+        }
+    }
+    let mut k = 0;
+    graph.nodes.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+}
+
+fn fuse_siblings(graph: &mut Graph) {
+    let n = graph.nodes.len();
+    // The readers of each value, in execution order.
+    let mut readers: HashMap<ValueId, Vec<usize>> = HashMap::new();
+    for (k, node) in graph.nodes.iter().enumerate() {
+        readers.entry(node.input).or_default().push(k);
+    }
+    let mut absorbed = vec![false; n];
+    let mut partners: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for group in readers.values().filter(|g| g.len() > 1) {
+        for &k in group {
+            if absorbed[k] {
+                continue;
+            }
+            let candidates = group
+                .iter()
+                .copied()
+                .filter(|&j| j != k && !absorbed[j] && partners[j].is_empty())
+                .take(SIBLING_WINDOW)
+                .collect::<Vec<_>>();
+            for j in candidates {
+                let (a, b) = (&graph.nodes[k], &graph.nodes[j]);
+                if a.op.absorbs(&*b.op, &graph.values[a.input]) {
+                    absorbed[j] = true;
+                    partners[k].push(j);
+                }
+            }
+        }
+    }
+    if !absorbed.contains(&true) {
+        return;
+    }
+    // A fused node runs at the earliest position of its group: the shared input is ready there,
+    // and every reader of any of its outputs comes later.
+    let mut slots: Vec<Option<Node>> = std::mem::take(&mut graph.nodes)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut placed: Vec<(usize, Node)> = Vec::new();
+    for k in 0..n {
+        if absorbed[k] {
+            continue;
+        }
+        let Some(mut node) = slots[k].take() else {
+            continue;
+        };
+        let mut at = k;
+        for &j in &partners[k] {
+            if let Some(sibling) = slots[j].take() {
+                node.fused.push(sibling);
+                at = at.min(j);
+            }
+        }
+        placed.push((at, node));
+    }
+    placed.sort_by_key(|&(at, _)| at);
+    graph.nodes = placed.into_iter().map(|(_, node)| node).collect();
+}
+
+/// Points every computed value at its node's new position.
+fn renumber(graph: &mut Graph) {
+    let outputs: Vec<(usize, Vec<ValueId>)> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (k, n.outputs().collect()))
+        .collect();
+    for (k, values) in outputs {
+        for v in values {
+            graph.values[v].source = Source::Node(k);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! The values at the indices an arg-reduction found: the reduction of the same rows, for a
+//! node that computes ReduceMax and ArgMax (or ReduceMin and ArgMin) of one tensor in one pass.
+
+use crate::Element;
+
+/// For each output position `o` of an arg-reduction over blocks of `r` rows of `inner` lanes,
+/// writes the element of `x` at the index `idx[o]` into `v[o]`: the extreme itself (a NaN when
+/// the row holds one, since the arg-reduction picks a NaN then).
+///
+/// ```
+/// use onnx_aot::kernels::arg_values;
+/// // Two blocks of 3 rows of 2 lanes; indices along the rows.
+/// let x = [1.0, 8.0, 5.0, 2.0, 3.0, 9.0, /**/ 0.0, 1.0, 7.0, 6.0, 4.0, 2.0];
+/// let mut v = [0.0; 4];
+/// arg_values(&x, &[1, 2, 1, 1], &mut v, 3, 2);
+/// assert_eq!(v, [5.0, 9.0, 7.0, 6.0]);
+/// ```
+///
+/// An index outside its block leaves `v[o]` as it is (generated code never passes one).
+#[inline]
+pub fn arg_values<T: Element>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: usize) {
+    if inner == 0 || r == 0 {
+        return;
+    }
+    for (o, (out, &i)) in v.iter_mut().zip(idx).enumerate() {
+        let (block, lane) = (o / inner, o % inner);
+        let Ok(i) = usize::try_from(i) else {
+            continue;
+        };
+        if i < r {
+            if let Some(&e) = x.get((block * r + i) * inner + lane) {
+                *out = e;
+            }
+        }
+    }
+}
