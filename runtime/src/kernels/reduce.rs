@@ -1,7 +1,7 @@
 //! The lane reductions (ReduceMax, ReduceMin): rows folded into an accumulator lane by lane,
 //! and contiguous rows folded into one value each.
 
-use super::shared::{find_first, row_extreme, step, LANES, ROW_GROUP};
+use super::shared::{find_first, row_extreme, step, take_chunk, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
 /// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
@@ -26,7 +26,8 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     if n == 0 {
         return;
     }
-    let mut nans = [0u32; LANES];
+    let mut nans = [0u32; LANES / 2];
+    let mut tail_nan = false;
     let (chunks, tail) = acc.as_chunks_mut::<LANES>();
     let tail_start = chunks.len() * LANES;
     for group in x.chunks(ROW_GROUP * n) {
@@ -37,22 +38,19 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
                 let Some(v) = row.get(c * LANES..).and_then(|r| r.first_chunk::<LANES>()) else {
                     break;
                 };
-                for ((l, f), &v) in lanes.iter_mut().zip(nans.iter_mut()).zip(v) {
-                    *l = step::<T, D>(*l, v);
-                    *f |= u32::from(v.is_nan()).wrapping_neg();
-                }
+                take_chunk::<T, D>(&mut lanes, v, &mut nans);
             }
             *a = lanes;
         }
         for row in group.chunks_exact(n) {
             let v = row.get(tail_start..).unwrap_or(&[]);
-            for ((a, f), &v) in tail.iter_mut().zip(nans.iter_mut()).zip(v) {
+            for (a, &v) in tail.iter_mut().zip(v) {
                 *a = step::<T, D>(*a, v);
-                *f |= u32::from(v.is_nan()).wrapping_neg();
+                tail_nan |= v.is_nan();
             }
         }
     }
-    if nans.iter().fold(0, |a, &f| a | f) != 0 {
+    if tail_nan || nans.iter().fold(0, |a, &f| a | f) != 0 {
         // The order-only pass never lets a NaN in nor out: give each lane its first NaN.
         for row in x.chunks_exact(n) {
             for (a, &v) in acc.iter_mut().zip(row) {
