@@ -6,39 +6,39 @@
 ///
 /// | node | op | input | output |
 /// | --- | --- | --- | --- |
-/// | 1 `indices` | ArgMax-13 | `x` FLOAT [4, 6, 3] | `i` INT64 [4, 3] |
-/// | 0 `values` | ReduceMax-13 (computed by node 1) | `x` FLOAT [4, 6, 3] | `v` FLOAT [4, 3] |
+/// | 1 `indices` | ArgMax-13 | `x` FLOAT [2, 6, 17] | `i` INT64 [2, 17] |
+/// | 0 `values` | ReduceMax-13 (computed by node 1) | `x` FLOAT [2, 6, 17] | `v` FLOAT [2, 17] |
 pub mod siblings_torch_max {
     /// The names of the run-time inputs, in graph order (the order of `run_bytes`).
     pub const INPUT_NAMES: [&str; 1] = ["x"];
     /// The shapes of the run-time inputs.
-    pub const INPUT_SHAPES: [&[usize]; 1] = [&[4, 6, 3]];
+    pub const INPUT_SHAPES: [&[usize]; 1] = [&[2, 6, 17]];
     /// The element types of the run-time inputs.
     pub const INPUT_DTYPES: [::onnx_aot::DType; 1] = [::onnx_aot::DType::F32];
     /// The byte sizes of the run-time inputs in `run_bytes`.
-    pub const INPUT_BYTES: [usize; 1] = [288];
+    pub const INPUT_BYTES: [usize; 1] = [816];
     /// The names of the outputs, in graph order.
     pub const OUTPUT_NAMES: [&str; 2] = ["v", "i"];
     /// The shapes of the outputs.
-    pub const OUTPUT_SHAPES: [&[usize]; 2] = [&[4, 3], &[4, 3]];
+    pub const OUTPUT_SHAPES: [&[usize]; 2] = [&[2, 17], &[2, 17]];
     /// The element types of the outputs.
     pub const OUTPUT_DTYPES: [::onnx_aot::DType; 2] = [
         ::onnx_aot::DType::F32,
         ::onnx_aot::DType::I64,
     ];
     /// The byte sizes of the outputs in `run_bytes`.
-    pub const OUTPUT_BYTES: [usize; 2] = [48, 96];
+    pub const OUTPUT_BYTES: [usize; 2] = [136, 272];
     /// The model's run-time inputs, one field per graph input, as nested arrays.
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct Inputs {
-        /// ONNX input `x`: FLOAT [4, 6, 3].
-        pub x: [[[f32; 3]; 6]; 4],
+        /// ONNX input `x`: FLOAT [2, 6, 17].
+        pub x: [[[f32; 17]; 6]; 2],
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
         pub const fn zeroed() -> Self {
             Inputs {
-                x: [[[<f32 as ::onnx_aot::Element>::ZERO; 3]; 6]; 4],
+                x: [[[<f32 as ::onnx_aot::Element>::ZERO; 17]; 6]; 2],
             }
         }
     }
@@ -50,17 +50,17 @@ pub mod siblings_torch_max {
     /// The model's outputs, one field per graph output, as nested arrays.
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct Outputs {
-        /// ONNX output `v`: FLOAT [4, 3].
-        pub v: [[f32; 3]; 4],
-        /// ONNX output `i`: INT64 [4, 3].
-        pub i: [[i64; 3]; 4],
+        /// ONNX output `v`: FLOAT [2, 17].
+        pub v: [[f32; 17]; 2],
+        /// ONNX output `i`: INT64 [2, 17].
+        pub i: [[i64; 17]; 2],
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
         pub const fn zeroed() -> Self {
             Outputs {
-                v: [[<f32 as ::onnx_aot::Element>::ZERO; 3]; 4],
-                i: [[<i64 as ::onnx_aot::Element>::ZERO; 3]; 4],
+                v: [[<f32 as ::onnx_aot::Element>::ZERO; 17]; 2],
+                i: [[<i64 as ::onnx_aot::Element>::ZERO; 17]; 2],
             }
         }
     }
@@ -142,13 +142,13 @@ pub mod siblings_torch_max {
                 found: found_outputs,
             });
         };
-        ::onnx_aot::bytes::check_input(in_0, 0, "x", 288)?;
-        ::onnx_aot::bytes::check_output(out_0, 0, "v", 48)?;
-        ::onnx_aot::bytes::check_output(out_1, 1, "i", 96)?;
-        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<f32, 72>::zeroed();
+        ::onnx_aot::bytes::check_input(in_0, 0, "x", 816)?;
+        ::onnx_aot::bytes::check_output(out_0, 0, "v", 136)?;
+        ::onnx_aot::bytes::check_output(out_1, 1, "i", 272)?;
+        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<f32, 204>::zeroed();
         ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
-        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<f32, 12>::zeroed();
-        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<i64, 12>::zeroed();
+        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<f32, 34>::zeroed();
+        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<i64, 34>::zeroed();
         compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice(), out_buf_1.as_mut_slice());
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::bytes::encode(out_buf_1.as_slice(), out_1);
@@ -158,9 +158,9 @@ pub mod siblings_torch_max {
         /// The outputs of [`run_ndarray`], as owned arrays.
         #[derive(Clone, Debug, PartialEq)]
         pub struct OutputArrays {
-            /// ONNX output `v`: FLOAT [4, 3].
+            /// ONNX output `v`: FLOAT [2, 17].
             pub v: ::onnx_aot::ndarray::ArrayD<f32>,
-            /// ONNX output `i`: INT64 [4, 3].
+            /// ONNX output `i`: INT64 [2, 17].
             pub i: ::onnx_aot::ndarray::ArrayD<i64>,
         }
         /// Runs the model on ndarray views of any dimensionality and layout (feature
@@ -171,8 +171,8 @@ pub mod siblings_torch_max {
             x: ::onnx_aot::ndarray::ArrayView<'_, f32, D0>,
         ) -> ::core::result::Result<OutputArrays, ::onnx_aot::nd::NdError> {
             let in_x = ::onnx_aot::nd::Contiguous::new(x, 0, INPUT_NAMES[0], INPUT_SHAPES[0])?;
-            let mut out_v = ::onnx_aot::nd::buffer::<f32>(12);
-            let mut out_i = ::onnx_aot::nd::buffer::<i64>(12);
+            let mut out_v = ::onnx_aot::nd::buffer::<f32>(34);
+            let mut out_i = ::onnx_aot::nd::buffer::<i64>(34);
             compute(in_x.as_slice(), out_v.as_mut_slice(), out_i.as_mut_slice());
             Ok(OutputArrays {
                 v: ::onnx_aot::nd::into_array(out_v, OUTPUT_SHAPES[0])?,
@@ -182,33 +182,23 @@ pub mod siblings_torch_max {
     }
     /// ONNX node 1 `indices`: ArgMax-13 (opset 13).
     /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
-    /// Input `x`: FLOAT [4, 6, 3]; output `i`: INT64 [4, 3].
-    /// Fused in the same pass: node 0 "values" (ReduceMax-13, opset 13) (axes [1], keepdims 0), output `v`: FLOAT [4, 3] (into `also_0`).
+    /// Input `x`: FLOAT [2, 6, 17]; output `i`: INT64 [2, 17].
+    /// Fused in the same pass: node 0 "values" (ReduceMax-13, opset 13) (axes [1], keepdims 0), output `v`: FLOAT [2, 17] (into `also_0`).
     ///
-    /// Plan: arg-reduction over 6 rows of 3 lanes, several rows at a time, in tiles of 227 block(s); the extreme values read at the indices (the fused ReduceMax).
+    /// Plan: arg-reduction over 6 rows of 17 lanes, writing each lane's extreme too (the fused ReduceMax).
     #[inline]
     fn node_1_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         for ((x, y), also_0) in x
-            .chunks(4086)
-            .zip(y.chunks_mut(681))
-            .zip(also_0.chunks_mut(681))
+            .chunks_exact(102)
+            .zip(y.chunks_exact_mut(17))
+            .zip(also_0.chunks_exact_mut(17))
         {
-            for (x, y) in x.chunks_exact(18).zip(y.chunks_exact_mut(3)) {
-                ::onnx_aot::kernels::arg_lanes_narrow::<
-                    f32,
-                    ::onnx_aot::Max,
-                    false,
-                    3,
-                    { ::onnx_aot::kernels::narrow_period(3) },
-                    {
-                        ::onnx_aot::kernels::arg_tile(
-                            ::onnx_aot::kernels::narrow_period(3),
-                            4,
-                        )
-                    },
-                >(x, y);
-            }
-            ::onnx_aot::kernels::arg_values(x, y, also_0, 6, 3);
+            ::onnx_aot::kernels::arg_lanes_values::<
+                f32,
+                ::onnx_aot::Max,
+                false,
+                { ::onnx_aot::kernels::arg_tile(17, 4) },
+            >(x, y, also_0, 17);
         }
     }
 }

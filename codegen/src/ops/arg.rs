@@ -148,6 +148,14 @@ enum Plan {
 }
 
 impl ArgOp {
+    /// The reduction of the same direction, for plans of fused nodes.
+    fn reduction_name(&self) -> &'static str {
+        match self.direction {
+            Direction::Max => "ReduceMax",
+            Direction::Min => "ReduceMin",
+        }
+    }
+
     fn plan(&self, shape: &[usize]) -> Plan {
         if shape.iter().product::<usize>() == 0 {
             return Plan::Nothing;
@@ -208,6 +216,35 @@ impl Compute for ArgOp {
             return code;
         }
         let k = quote!(#rt::kernels);
+        if let Plan::Lanes { r, inner } = self.plan(&input.shape) {
+            if inner >= FEW_LANES {
+                // The lane kernel keeps each lane's extreme: it writes it as it goes.
+                let t = elem_tokens(input.dtype, rt);
+                let d = direction_tokens(self.direction, rt);
+                let last = self.select_last_index;
+                let block = lit_usize(r * inner);
+                let size = lit_usize(input.dtype.size());
+                let lanes = lit_usize(inner);
+                return NodeCode {
+                    body: quote! {
+                        for ((x, y), also_0) in x
+                            .chunks_exact(#block)
+                            .zip(y.chunks_exact_mut(#lanes))
+                            .zip(also_0.chunks_exact_mut(#lanes))
+                        {
+                            #k::arg_lanes_values::<#t, #d, #last, { #k::arg_tile(#lanes, #size) }>(
+                                x, y, also_0, #lanes,
+                            );
+                        }
+                    },
+                    plan: format!(
+                        "{}, writing each lane's extreme too (the fused {})",
+                        code.plan,
+                        self.reduction_name()
+                    ),
+                };
+            }
+        }
         let r = input.shape[self.axis];
         let inner: usize = input.shape[self.axis + 1..].iter().product();
         // Tiles of whole blocks of about 16 KiB, so that the values are read back from L1.
@@ -227,10 +264,7 @@ impl Compute for ArgOp {
                 "{}, in tiles of {blocks} block(s); the extreme values read at the indices \
                  (the fused {})",
                 code.plan,
-                match self.direction {
-                    Direction::Max => "ReduceMax",
-                    Direction::Min => "ReduceMin",
-                }
+                self.reduction_name()
             ),
         }
     }

@@ -29,6 +29,27 @@ pub fn arg_lanes<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     y: &mut [i64],
     inner: usize,
 ) {
+    arg_lanes_values::<T, D, LAST, TILE>(x, y, &mut [], inner);
+}
+
+/// [`arg_lanes`] that also writes each lane's extreme into `v` (when `v` is not empty): the
+/// ReduceMax (ReduceMin) of the same lanes, NaN-propagating, in the same pass.
+///
+/// ```
+/// use onnx_aot::{kernels::arg_lanes_values, Max};
+/// // Three rows of two lanes.
+/// let (mut y, mut v) = ([0i64; 2], [0f32; 2]);
+/// arg_lanes_values::<f32, Max, false, 16>(&[1.0, 5.0, 4.0, f32::NAN, 4.0, 2.0], &mut y, &mut v, 2);
+/// assert_eq!((y, v[0]), ([1, 1], 4.0));
+/// assert!(v[1].is_nan());
+/// ```
+#[inline]
+pub fn arg_lanes_values<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
     if inner == 0 {
         return;
     }
@@ -38,13 +59,16 @@ pub fn arg_lanes<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
             let mut lane = x.iter().skip(j).step_by(inner);
             let Some(&first) = lane.next() else { return };
             let (mut best, mut idx) = (first, 0usize);
-            for (r, &v) in lane.enumerate() {
-                if take::<T, D, LAST>(best, v) {
-                    best = v;
+            for (r, &e) in lane.enumerate() {
+                if take::<T, D, LAST>(best, e) {
+                    best = e;
                     idx = r + 1;
                 }
             }
             *o = idx as i64;
+            if let Some(b) = v.get_mut(j) {
+                *b = best;
+            }
         }
         return;
     }
@@ -53,8 +77,9 @@ pub fn arg_lanes<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     for (t, ytile) in y.chunks_mut(TILE).enumerate() {
         let start = t * TILE;
         let end = start + ytile.len();
-        if !arg_tile_pass::<T, D, LAST, TILE, false>(x, ytile, inner, start, end) {
-            arg_tile_pass::<T, D, LAST, TILE, true>(x, ytile, inner, start, end);
+        let vtile = v.get_mut(start..end).unwrap_or(&mut []);
+        if !arg_tile_pass::<T, D, LAST, TILE, false>(x, ytile, vtile, inner, start, end) {
+            arg_tile_pass::<T, D, LAST, TILE, true>(x, ytile, vtile, inner, start, end);
         }
     }
 }
@@ -72,12 +97,13 @@ pub(super) fn arg_tile_pass<
 >(
     x: &[T],
     y: &mut [i64],
+    v: &mut [T],
     inner: usize,
     start: usize,
     end: usize,
 ) -> bool {
     if !EXACT && x.len() / inner >= GROUPED_ROWS {
-        return arg_tile_groups::<T, D, LAST, TILE>(x, y, inner, start, end);
+        return arg_tile_groups::<T, D, LAST, TILE>(x, y, v, inner, start, end);
     }
     let choose = |b: T, v: T| {
         if EXACT {
@@ -157,6 +183,9 @@ pub(super) fn arg_tile_pass<
     for (o, &a) in y.iter_mut().zip(at.iter()) {
         *o = i64::from(a);
     }
+    for (o, &b) in v.iter_mut().zip(best.iter()) {
+        *o = b;
+    }
     true
 }
 
@@ -176,6 +205,7 @@ const GROUP: usize = 8;
 fn arg_tile_groups<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],
     y: &mut [i64],
+    v: &mut [T],
     inner: usize,
     start: usize,
     end: usize,
@@ -255,7 +285,11 @@ fn arg_tile_groups<T: Element, D: Direction, const LAST: bool, const TILE: usize
         return false;
     }
     // The row of each lane's extreme within its winning group: the first (last) equal one.
-    for (j, (o, (&b, &g))) in y.iter_mut().zip(best.iter().zip(group_of.iter())).enumerate() {
+    for (j, (o, (&b, &g))) in y
+        .iter_mut()
+        .zip(best.iter().zip(group_of.iter()))
+        .enumerate()
+    {
         let first = g as usize * GROUP;
         let last = rows.min(first + GROUP);
         let equal = |r: &usize| {
@@ -268,6 +302,9 @@ fn arg_tile_groups<T: Element, D: Direction, const LAST: bool, const TILE: usize
             (first..last).find(equal)
         };
         *o = found.unwrap_or(first) as i64;
+    }
+    for (o, &b) in v.iter_mut().zip(best.iter()) {
+        *o = b;
     }
     true
 }
@@ -345,6 +382,15 @@ mod tests {
                         "{rows}x{inner} lane {j}, last {last}, tile {tile}, NaN {nan}"
                     );
                 }
+            }
+            // With the values: the element at each index (a NaN when the lane holds one).
+            let mut v = std::vec![7f32; inner];
+            arg_lanes_values::<f32, Min, true, 48>(&x, &mut y, &mut v, inner);
+            for j in 0..inner {
+                let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+                let at = naive_arg::<f32, Min>(&lane, true);
+                assert_eq!(y[j] as usize, at, "{rows}x{inner} lane {j}, values");
+                assert!(v[j] == lane[at] || (v[j].is_nan() && lane[at].is_nan()));
             }
             hardmax_lanes(&x, &mut h, inner);
             for j in 0..inner {

@@ -48,8 +48,8 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
         let Some(rows_of) = rows_of.get_mut(..end - start) else {
             return;
         };
-        if !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, inner, start, end) {
-            arg_tile_pass::<T, Max, false, TILE, true>(x, rows_of, inner, start, end);
+        if !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, &mut [], inner, start, end) {
+            arg_tile_pass::<T, Max, false, TILE, true>(x, rows_of, &mut [], inner, start, end);
         }
         for (r, row) in y.chunks_exact_mut(inner).enumerate() {
             let Some(outs) = row.get_mut(start..end) else {

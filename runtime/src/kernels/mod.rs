@@ -18,7 +18,7 @@ mod shared;
 #[cfg(test)]
 mod test_util;
 
-pub use arg_lanes::{arg_lanes, arg_tile};
+pub use arg_lanes::{arg_lanes, arg_lanes_values, arg_tile};
 pub use arg_row::arg_row;
 pub use gather::arg_values;
 pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
