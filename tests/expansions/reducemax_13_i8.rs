@@ -175,8 +175,6 @@ pub mod reducemax_13_i8 {
             y,
             <::onnx_aot::Max as ::onnx_aot::Direction>::identity::<i8>(),
         );
-        for x in x.chunks_exact(12) {
-            ::onnx_aot::kernels::reduce_rows_short::<i8, ::onnx_aot::Max, 4>(y, x);
-        }
+        ::onnx_aot::kernels::reduce_planes::<i8, ::onnx_aot::Max, 4>(y, x, 2);
     }
 }

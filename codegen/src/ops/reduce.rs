@@ -227,6 +227,14 @@ fn nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> Toke
     // in one call, which keeps lanes in registers across rows), or the last reduced run
     // together with the kept run before it.
     let (outer, innermost) = match runs {
+        // Two reduced runs around a kept one at the end: the planes folded into a tile first.
+        [.., a, b, c] if a.reduced && !b.reduced && c.reduced => {
+            let (planes, n) = (lit_usize(a.size), lit_usize(c.size));
+            (
+                &runs[..runs.len() - 3],
+                quote!(#k::reduce_planes::<#t, #d, #n>(y, x, #planes);),
+            )
+        }
         [.., before, last] if !last.reduced && before.reduced && last.size < FEW_LANES => {
             let c = lit_usize(last.size);
             (

@@ -13,6 +13,7 @@ mod arg_row;
 mod gather;
 mod hardmax;
 mod narrow;
+mod planes;
 mod reduce;
 mod shared;
 #[cfg(test)]
@@ -26,5 +27,6 @@ pub use narrow::{
     arg_lanes_narrow, arg_rows_short, hardmax_lanes_narrow, hardmax_rows_short, narrow_period,
     reduce_lanes_narrow, reduce_rows_short,
 };
+pub use planes::reduce_planes;
 pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
 pub use shared::{copy, fill, split2};

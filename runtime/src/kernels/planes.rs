@@ -1,0 +1,158 @@
+//! Reductions over two axes that are not adjacent (`[P, K, N]` over the first and the last):
+//! the planes are folded element by element into a small tile first (contiguous lanes, one
+//! max/min per element), then each of the tile's rows of `N` into its output.
+
+use super::narrow::reduce_rows_short;
+use super::reduce::fold;
+use super::shared::{nan_pairs, step, take_chunk, LANES};
+use crate::{Direction, Element};
+
+/// Elements of the tile the planes are folded into (kept on the stack: 1 KiB of `f32`).
+const TILE: usize = 256;
+
+/// For `x` of `planes` planes of `y.len()` rows of `N` elements, folds every element of row `k`
+/// of every plane into `y[k]` (NaN-propagating: a NaN in `y` stays, otherwise a NaN of the rows
+/// is the result).
+///
+/// ```
+/// use onnx_aot::{kernels::reduce_planes, Max};
+/// // Two planes of three rows of two.
+/// let x = [1.0, 2.0, 9.0, 0.0, 3.0, 3.0, /**/ 4.0, 1.0, 2.0, 2.0, f32::NAN, 5.0];
+/// let mut y = [f32::NEG_INFINITY; 3];
+/// reduce_planes::<f32, Max, 2>(&mut y, &x, 2);
+/// assert_eq!((y[0], y[1]), (4.0, 9.0));
+/// assert!(y[2].is_nan());
+/// ```
+///
+/// Rows are taken a tile at a time (as many whole rows as fit [`TILE`] elements): the planes'
+/// parts of those rows are folded into the tile lane by lane, then each row of the tile is
+/// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
+/// plane straight into `y`.
+#[inline]
+pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+) {
+    let rows = y.len();
+    let plane = rows * N;
+    if N == 0 || plane == 0 || x.len() < planes * plane {
+        return;
+    }
+    if N > TILE {
+        for p in x.chunks_exact(plane).take(planes) {
+            for (o, row) in y.iter_mut().zip(p.chunks_exact(N)) {
+                *o = fold::<T, D>(*o, row);
+            }
+        }
+        return;
+    }
+    let per_tile = TILE / N;
+    let mut tile = [T::ZERO; TILE];
+    for (t, ys) in y.chunks_mut(per_tile).enumerate() {
+        let start = t * per_tile * N;
+        let len = ys.len() * N;
+        let tile = &mut tile[..len];
+        let mut nans = [0u32; LANES / 2];
+        let mut tail_nan = false;
+        let (chunks, rest) = tile.as_chunks_mut::<LANES>();
+        let rest_at = chunks.len() * LANES;
+        // Sixteen lanes at a time down the planes, kept in registers.
+        for (c, lanes) in chunks.iter_mut().enumerate() {
+            let at = start + c * LANES;
+            for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
+                let Some(v) = part.get(at..).and_then(|r| r.first_chunk::<LANES>()) else {
+                    return;
+                };
+                if p == 0 {
+                    *lanes = *v;
+                    nan_pairs(&mut nans, v);
+                } else {
+                    take_chunk::<T, D>(lanes, v, &mut nans);
+                }
+            }
+        }
+        for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
+            let v = part.get(start + rest_at..start + len).unwrap_or(&[]);
+            for (a, &v) in rest.iter_mut().zip(v) {
+                *a = if p == 0 { v } else { step::<T, D>(*a, v) };
+                tail_nan |= v.is_nan();
+            }
+        }
+        let nan = tail_nan || nans.iter().fold(0, |a, &n| a | n) != 0;
+        if nan {
+            // The order-only fold never lets a NaN in: give each row its NaN, if it has one.
+            for (k, o) in ys.iter_mut().enumerate() {
+                let row_nan = x
+                    .chunks_exact(plane)
+                    .take(planes)
+                    .filter_map(|p| p.get(start + k * N..start + (k + 1) * N))
+                    .flatten()
+                    .find(|v| v.is_nan());
+                if let (Some(&v), false) = (row_nan, o.is_nan()) {
+                    *o = v;
+                }
+            }
+        }
+        if N < 32 {
+            reduce_rows_short::<T, D, N>(ys, tile);
+        } else {
+            for (o, row) in ys.iter_mut().zip(tile.chunks_exact(N)) {
+                *o = fold::<T, D>(*o, row);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::kernels::test_util::{f32_pool, Lcg};
+    use crate::{Max, Min};
+    use std::vec::Vec;
+
+    fn check<const N: usize>(g: &mut Lcg, planes: usize, rows: usize, nan: bool) {
+        let x: Vec<f32> = (0..planes * rows * N).map(|_| f32_pool(g, nan)).collect();
+        let mut y = std::vec![f32::INFINITY; rows];
+        // A NaN already in the accumulator stays.
+        if rows > 2 {
+            y[2] = f32::NAN;
+        }
+        reduce_planes::<f32, Min, N>(&mut y, &x, planes);
+        for k in 0..rows {
+            let mut want = if k == 2 { f32::NAN } else { f32::INFINITY };
+            for p in 0..planes {
+                for j in 0..N {
+                    let v = x[(p * rows + k) * N + j];
+                    if !want.is_nan() && (v.is_nan() || v < want) {
+                        want = v;
+                    }
+                }
+            }
+            assert!(
+                y[k] == want || (y[k].is_nan() && want.is_nan()),
+                "N={N} planes={planes} rows={rows} row {k}: {} vs {want}",
+                y[k]
+            );
+        }
+    }
+
+    #[test]
+    fn planes_match_the_definition() {
+        let mut g = Lcg(3);
+        for nan in [false, true] {
+            for (planes, rows) in [(1, 1), (2, 3), (5, 40), (25, 131)] {
+                check::<1>(&mut g, planes, rows, nan);
+                check::<2>(&mut g, planes, rows, nan);
+                check::<5>(&mut g, planes, rows, nan);
+                check::<40>(&mut g, planes, rows, nan);
+                check::<128>(&mut g, planes, rows, nan);
+                check::<300>(&mut g, planes, rows, nan);
+            }
+        }
+        let mut y = [0u8; 2];
+        reduce_planes::<u8, Max, 1>(&mut y, &[1, 7, 9, 2], 2);
+        assert_eq!(y, [9, 7]);
+    }
+}
