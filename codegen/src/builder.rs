@@ -23,6 +23,8 @@ pub struct Builder {
     model: PathBuf,
     options: Options,
     out_file: Option<PathBuf>,
+    /// Arguments that could not be parsed, reported by `write`.
+    malformed: Vec<String>,
 }
 
 /// Why [`Builder::write`] failed.
@@ -70,6 +72,7 @@ impl Builder {
             model: resolved,
             options,
             out_file: None,
+            malformed: Vec::new(),
         }
     }
 
@@ -103,6 +106,36 @@ impl Builder {
         self
     }
 
+    /// Starts a graph cut at `name`, a tensor computed inside the model: it becomes a run-time
+    /// input (type and shape from the file), and the nodes that only serve to compute it are
+    /// dropped, whatever op or domain they are. `onnx-aot inspect MODEL` lists the candidates.
+    pub fn start(mut self, name: impl Into<String>) -> Self {
+        self.options = self.options.start(name);
+        self
+    }
+
+    /// [`Builder::start`] with the type and shape written out, as `"f32[1, 84, 8400]"` or
+    /// `"f32[batch, 10]"` (symbols bound with [`Builder::dim`]): required when the file declares
+    /// none, checked against the file when it does. A malformed type is reported by
+    /// [`Builder::write`].
+    pub fn start_typed(mut self, name: impl Into<String>, ty: &str) -> Self {
+        let name = name.into();
+        match crate::options::parse_type(ty) {
+            Ok((dtype, dims)) => self.options = self.options.start_as(name, dtype, dims),
+            Err(e) => self
+                .malformed
+                .push(format!("Builder::start_typed({name:?}, {ty:?}): {e}")),
+        }
+        self
+    }
+
+    /// Keeps `name`, any tensor of the graph, as an output; once called, only the tensors named
+    /// this way are outputs, in this order.
+    pub fn output(mut self, name: impl Into<String>) -> Self {
+        self.options = self.options.output(name);
+        self
+    }
+
     /// Writes to this file instead of `OUT_DIR/NAME.rs`.
     pub fn out_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.out_file = Some(path.into());
@@ -118,6 +151,13 @@ impl Builder {
     /// returns the path written.
     pub fn write(self) -> Result<PathBuf, BuildError> {
         println!("cargo:rerun-if-changed={}", self.model.display());
+        if !self.malformed.is_empty() {
+            let mut errors = Errors::new();
+            for m in &self.malformed {
+                errors.model(m.clone());
+            }
+            return Err(BuildError::Model(self.model.clone(), errors));
+        }
         let bytes =
             std::fs::read(&self.model).map_err(|e| BuildError::Read(self.model.clone(), e))?;
         let code = generate_pretty(&bytes, &self.options)

@@ -90,6 +90,32 @@ impl DType {
         }
     }
 
+    /// The Rust spelling the user writes in a type (`f32`, `bf16`, `bool`).
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::I8 => "i8",
+            DType::I16 => "i16",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::U8 => "u8",
+            DType::U16 => "u16",
+            DType::U32 => "u32",
+            DType::U64 => "u64",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// The type for its Rust spelling (`f32`) or its ONNX one (`FLOAT`), if supported.
+    pub fn from_name(name: &str) -> Option<DType> {
+        DType::ALL
+            .into_iter()
+            .find(|t| t.rust_name() == name || t.onnx_name() == name)
+    }
+
     /// The ONNX spelling, e.g. `"FLOAT"`.
     pub fn onnx_name(self) -> &'static str {
         data_type::name(self.onnx_code())

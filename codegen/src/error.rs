@@ -14,6 +14,10 @@ pub enum Blame {
     Input(String),
     /// A name in the list of freed inputs, by ONNX name (`free: [NAME]`).
     Free(String),
+    /// A start tensor of a graph cut, by ONNX name (`start: [NAME]`).
+    Start(String),
+    /// A kept output, by ONNX name (`outputs: [NAME]`).
+    Output(String),
 }
 
 /// One error found in a model or in the options given with it.

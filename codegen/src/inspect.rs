@@ -85,3 +85,149 @@ pub fn summary(graph: &Graph, code_bytes: usize) -> String {
     let _ = writeln!(s, "generated code: {code_bytes} B (formatted)");
     s
 }
+
+/// A tensor where a graph cut can start, for `onnx-aot inspect`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutPoint {
+    /// The tensor's name.
+    pub name: String,
+    /// The node that computes it: `Relu "relu"`.
+    pub producer: String,
+    /// Its type and shape as the file declares them (`FLOAT [batch, 10]`), if it does.
+    pub declared: Option<String>,
+    /// The ops between it and the outputs that onnx-aot does not compile (empty: the tail from
+    /// here compiles).
+    pub unsupported: Vec<String>,
+}
+
+/// How many tensors, nearest the outputs first, [`cut_points`] looks at: the search costs a walk
+/// of the graph per tensor.
+pub const CUT_POINTS_SEARCHED: usize = 256;
+
+/// The tensors computed inside the graph where a cut (`start`) can begin, nearest the outputs
+/// first, with what the tail from each needs.
+pub fn cut_points(model: &crate::onnx::ModelProto) -> Vec<CutPoint> {
+    use std::collections::{HashMap, HashSet};
+    let Some(graph) = model.graph.as_ref() else {
+        return Vec::new();
+    };
+    let mut producer: HashMap<&str, usize> = HashMap::new();
+    for (k, node) in graph.node.iter().enumerate() {
+        for out in node.output.iter().filter(|o| !o.is_empty()) {
+            producer.entry(out.as_str()).or_insert(k);
+        }
+    }
+    let supported = |k: usize| {
+        let n = &graph.node[k];
+        let domain = crate::messages::normalize_domain(&n.domain);
+        crate::ops::registry::lookup(domain, &n.op_type).is_some()
+    };
+    let declared = |name: &str| {
+        graph
+            .value_info
+            .iter()
+            .chain(&graph.output)
+            .find(|v| v.name == name)
+            .and_then(|v| v.r#type.as_ref()?.tensor_type.as_ref())
+            .map(|t| {
+                let dims: Vec<String> = t
+                    .shape
+                    .iter()
+                    .flat_map(|s| &s.dim)
+                    .map(|d| match (d.dim_value, d.dim_param.as_deref()) {
+                        (Some(v), _) => v.to_string(),
+                        (None, Some(p)) if !p.is_empty() => p.to_string(),
+                        _ => "?".to_string(),
+                    })
+                    .collect();
+                let shape = if t.shape.is_some() {
+                    format!(" [{}]", dims.join(", "))
+                } else {
+                    String::new()
+                };
+                format!("{}{shape}", crate::onnx::data_type::name(t.elem_type))
+            })
+    };
+    let mut points = Vec::new();
+    for (k, node) in graph.node.iter().enumerate().rev() {
+        for out in node.output.iter().filter(|o| !o.is_empty()) {
+            if points.len() >= CUT_POINTS_SEARCHED {
+                return points;
+            }
+            // The nodes the outputs need with the cut starting at `out`.
+            let mut needed = HashSet::new();
+            let mut seen = HashSet::new();
+            let mut stack: Vec<&str> = graph.output.iter().map(|o| o.name.as_str()).collect();
+            let mut reached = false;
+            while let Some(name) = stack.pop() {
+                if name == out.as_str() {
+                    reached = true;
+                    continue;
+                }
+                if !seen.insert(name) {
+                    continue;
+                }
+                if let Some(&p) = producer.get(name) {
+                    if needed.insert(p) {
+                        stack.extend(graph.node[p].input.iter().map(String::as_str));
+                    }
+                }
+            }
+            if !reached || needed.contains(&k) {
+                continue;
+            }
+            let mut unsupported: Vec<String> = needed
+                .iter()
+                .filter(|&&p| !supported(p))
+                .map(|&p| graph.node[p].op_type.clone())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            unsupported.sort();
+            points.push(CutPoint {
+                name: out.clone(),
+                producer: format!("{} {:?}", node.op_type, node.name),
+                declared: declared(out),
+                unsupported,
+            });
+        }
+    }
+    points
+}
+
+/// The cut points as text: those whose tail compiles, then how many others there are.
+pub fn cut_points_text(points: &[CutPoint]) -> String {
+    let mut s = String::new();
+    let clean: Vec<&CutPoint> = points.iter().filter(|p| p.unsupported.is_empty()).collect();
+    let _ = writeln!(
+        s,
+        "cut points (tensors whose tail to the outputs compiles; start a cut there with \
+         `--start NAME`, `start: [NAME]` in the macro, or `Builder::start`):"
+    );
+    if clean.is_empty() {
+        let _ = writeln!(
+            s,
+            "  none: every tensor's tail needs an op onnx-aot does not compile"
+        );
+    }
+    for p in &clean {
+        let ty = p.declared.clone().unwrap_or_else(|| {
+            "no type in the file: write one, e.g. `--start 'NAME:f32[..]'`".to_string()
+        });
+        let _ = writeln!(
+            s,
+            "  {:<28} {:<40} from {}",
+            crate::names::doc_line(&p.name),
+            ty,
+            crate::names::doc_line(&p.producer)
+        );
+    }
+    let others = points.len() - clean.len();
+    if others > 0 {
+        let _ = writeln!(
+            s,
+            "  ({others} other tensors have tails with ops onnx-aot does not compile)"
+        );
+    }
+    s
+}

@@ -96,7 +96,7 @@ pub mod tokens;
 pub use builder::{BuildError, Builder};
 pub use dtype::DType;
 pub use error::{Blame, Error, Errors};
-pub use options::{Options, Scalar};
+pub use options::{parse_type, DimSpec, Options, Scalar, Start};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -57,6 +57,10 @@ pub(crate) enum Binding {
     Inputs,
     /// `free`: initializers made run-time inputs.
     Free,
+    /// `start`: tensors where a graph cut starts.
+    Start,
+    /// `outputs`: the tensors kept as outputs.
+    Outputs,
 }
 
 /// The option as the user spells it in their front end, for messages.
@@ -74,6 +78,24 @@ pub(crate) fn option_name(frontend: &Frontend, binding: Binding) -> &'static str
         (Frontend::Library, Binding::Dims) => "`Options::dim`",
         (Frontend::Library, Binding::Inputs) => "`Options::input`",
         (Frontend::Library, Binding::Free) => "`Options::free`",
+        (Frontend::Macro { .. }, Binding::Start) => "`start`",
+        (Frontend::Macro { .. }, Binding::Outputs) => "`outputs`",
+        (Frontend::Builder, Binding::Start) => "`Builder::start`",
+        (Frontend::Builder, Binding::Outputs) => "`Builder::output`",
+        (Frontend::Cli, Binding::Start) => "`--start`",
+        (Frontend::Cli, Binding::Outputs) => "`--output`",
+        (Frontend::Library, Binding::Start) => "`Options::start`",
+        (Frontend::Library, Binding::Outputs) => "`Options::output`",
+    }
+}
+
+/// How to write a start tensor with its type and shape in the front end's own syntax.
+pub(crate) fn typed_start_fix(frontend: &Frontend, name: &str, ty: &str) -> String {
+    match frontend {
+        Frontend::Macro { .. } => format!("`start: [{name:?}: {ty}]`"),
+        Frontend::Builder => format!("`.start_typed({name:?}, {ty:?})`"),
+        Frontend::Cli => format!("`--start '{name}:{ty}'`"),
+        Frontend::Library => format!("`Options::start_as({name:?}, ..)` with {ty}"),
     }
 }
 

@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::DType;
+
 /// A scalar given by the user to freeze a graph input (`inputs: { axes = [1, -1] }`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
@@ -11,6 +13,104 @@ pub enum Scalar {
     Float(f64),
     /// `true` or `false`.
     Bool(bool),
+}
+
+/// A tensor where a graph cut starts: produced inside the graph, it becomes a run-time input,
+/// and the nodes that only serve to produce it are dropped (see [`Options::start`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Start {
+    /// The tensor's ONNX name.
+    pub name: String,
+    /// The element type and shape the user wrote after the name (`"t": f32[batch, 10]`): needed
+    /// when the file declares none, checked against the file when it does.
+    pub declared: Option<(DType, Vec<DimSpec>)>,
+}
+
+/// One dimension of a shape written by the user: a size, or a symbol bound in `dims`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DimSpec {
+    /// A fixed size.
+    Fixed(usize),
+    /// A symbolic dimension, bound in `dims` like the model's own.
+    Symbol(String),
+}
+
+impl Start {
+    /// Parses a start tensor as written on a command line: `NAME` or `NAME:TYPE[DIMS]`
+    /// (`scores:f32[1, 84, 8400]`, `t:f32[batch, 10]`). The type is split off at the last
+    /// colon only when what follows it is a type and a shape, so names with colons
+    /// (`Identity:0`) stay whole.
+    pub fn parse(text: &str) -> Result<Start, String> {
+        let text = text.trim();
+        if let Some((name, spec)) = text.rsplit_once(':') {
+            let spec = spec.trim();
+            // `WORD[...]` after the colon is a type (a misspelled one is reported as such).
+            let looks_typed = spec.ends_with(']')
+                && spec.split_once('[').is_some_and(|(t, _)| {
+                    let t = t.trim();
+                    !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+            if looks_typed && !name.trim().is_empty() {
+                return Ok(Start {
+                    name: name.trim().to_string(),
+                    declared: Some(parse_type(spec)?),
+                });
+            }
+        }
+        if text.is_empty() {
+            return Err("a start tensor needs a name".to_string());
+        }
+        Ok(Start {
+            name: text.to_string(),
+            declared: None,
+        })
+    }
+}
+
+/// Parses a tensor type as the user writes it: `f32[1, 84, 8400]`, `i64[batch]`, `f32[]` (a
+/// scalar); element types by their Rust names (`f32`, `bf16`, `bool`) or ONNX names (`FLOAT`).
+pub fn parse_type(text: &str) -> Result<(DType, Vec<DimSpec>), String> {
+    let fix = "write it like `f32[1, 84, 8400]` or `f32[batch, 10]`";
+    let Some((ty, rest)) = text.trim().split_once('[') else {
+        return Err(format!("{text:?} is not a tensor type; {fix}"));
+    };
+    let Some(dims) = rest.trim_end().strip_suffix(']') else {
+        return Err(format!("{text:?} has no closing `]`; {fix}"));
+    };
+    let names: Vec<&str> = DType::ALL.iter().map(|t| t.rust_name()).collect();
+    let Some(dtype) = DType::from_name(ty.trim()) else {
+        let hint = crate::messages::closest(ty.trim(), names.iter().copied())
+            .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
+        return Err(format!(
+            "unknown element type `{}`{hint}; the types are {}",
+            ty.trim(),
+            names.join(", ")
+        ));
+    };
+    let mut out = Vec::new();
+    for d in dims.split(',').map(str::trim) {
+        if d.is_empty() {
+            if dims.trim().is_empty() {
+                break;
+            }
+            return Err(format!("{text:?} has an empty dimension; {fix}"));
+        }
+        if d.chars().all(|c| c.is_ascii_digit()) {
+            let n = d
+                .parse::<usize>()
+                .map_err(|_| format!("dimension {d} of {text:?} is too large"))?;
+            out.push(DimSpec::Fixed(n));
+        } else if d.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && d.chars().all(|c| c.is_alphanumeric() || c == '_')
+        {
+            out.push(DimSpec::Symbol(d.to_string()));
+        } else {
+            return Err(format!(
+                "dimension `{d}` of {text:?} is neither a size nor a symbol name; {fix}"
+            ));
+        }
+    }
+    Ok((dtype, out))
 }
 
 /// Which front end asked for the generation, so that messages say how to fix a problem in the
@@ -50,6 +150,10 @@ pub struct Options {
     pub source_name: String,
     /// Which front end the options come from; only the wording of messages depends on it.
     pub frontend: Frontend,
+    /// Tensors where a graph cut starts (run-time inputs instead of computed ones).
+    pub start: Vec<Start>,
+    /// The tensors kept as outputs, instead of the graph's own outputs.
+    pub outputs: Option<Vec<String>>,
 }
 
 impl Default for Options {
@@ -62,6 +166,8 @@ impl Default for Options {
             runtime_path: "::onnx_aot".to_string(),
             source_name: "model".to_string(),
             frontend: Frontend::Library,
+            start: Vec::new(),
+            outputs: None,
         }
     }
 }
@@ -90,6 +196,34 @@ impl Options {
     /// Makes a graph input that is also an initializer a run-time input.
     pub fn free(mut self, name: impl Into<String>) -> Self {
         self.free.insert(name.into());
+        self
+    }
+
+    /// Starts a graph cut at `name`, a tensor computed inside the graph: it becomes a run-time
+    /// input with the type and shape the file declares for it, and the nodes that only serve to
+    /// compute it are dropped, whatever op or domain they are.
+    pub fn start(mut self, name: impl Into<String>) -> Self {
+        self.start.push(Start {
+            name: name.into(),
+            declared: None,
+        });
+        self
+    }
+
+    /// [`Options::start`] with the element type and shape written out (required when the file
+    /// declares none; checked against the file when it does).
+    pub fn start_as(mut self, name: impl Into<String>, dtype: DType, dims: Vec<DimSpec>) -> Self {
+        self.start.push(Start {
+            name: name.into(),
+            declared: Some((dtype, dims)),
+        });
+        self
+    }
+
+    /// Keeps `name` as an output (any tensor of the graph); once called, only the tensors named
+    /// this way are outputs, in this order.
+    pub fn output(mut self, name: impl Into<String>) -> Self {
+        self.outputs.get_or_insert_with(Vec::new).push(name.into());
         self
     }
 

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::dtype::DType;
-use crate::load::decode;
+use crate::load::{cut, decode};
 use crate::names;
 use crate::onnx::ValueInfoProto;
 use crate::options::Options;
@@ -44,7 +44,14 @@ pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
         .runtime_path
         .parse()
         .unwrap_or_else(|_| quote!(::onnx_aot));
-    let interface = decode(bytes, "").ok().and_then(|m| {
+    // With a graph cut, the interface of the cut graph (the uncut one if the cut fails).
+    let model = decode(bytes, "")
+        .ok()
+        .map(|m| match cut::apply(m.clone(), options) {
+            Ok(cut) => cut,
+            Err(_) => m,
+        });
+    let interface = model.and_then(|m| {
         let g = m.graph?;
         let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
         let inputs: Option<Vec<Declared>> = g

@@ -78,3 +78,41 @@ fn errors_go_to_stderr_with_failure_status() {
     let (code, _, _) = cli(&["frobnicate"]);
     assert_eq!(code, 2, "usage errors exit with 2");
 }
+
+#[test]
+fn inspect_lists_where_a_cut_can_start_and_start_cuts_there() {
+    // The whole model does not compile (Gemm, an ai.onnx.ml op): the error, then the cut points.
+    let model = "tests/data/models/classifier_tail.onnx";
+    let (code, out, err) = cli(&["inspect", model]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.contains("start a graph cut below those nodes with `--start`"),
+        "{err}"
+    );
+    assert!(err.contains("cut points"), "{err}");
+    assert!(
+        err.contains("logits") && err.contains("from Relu \"relu\""),
+        "{err}"
+    );
+    // Cut there (the file has no type for `logits`: written after the name).
+    let (code, out, err) = cli(&["emit", model, "--start", "logits:f32[2, 4]"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pub logits: [[f32; 4]; 2]"), "{out}");
+    let (code, out, err) = cli(&[
+        "emit",
+        model,
+        "--start",
+        "logits:f32[2,4]",
+        "--output",
+        "label",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("pub score"), "{out}");
+    // Without the type: the fix in command-line syntax.
+    let (code, _, err) = cli(&["emit", model, "--start", "logits"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`--start 'logits:f32[..dims..]'`"), "{err}");
+    let (code, _, err) = cli(&["emit", model, "--start", "logits:f33[2,4]"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean `f32`"), "{err}");
+}

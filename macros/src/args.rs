@@ -1,6 +1,6 @@
 //! Parsing of the macro's arguments.
 
-use onnx_aot_codegen::Scalar;
+use onnx_aot_codegen::{DType, DimSpec, Scalar, Start};
 use proc_macro2::Span;
 use syn::parse::{Parse, ParseStream};
 use syn::{braced, bracketed, Attribute, Ident, LitStr, Token, Visibility};
@@ -15,6 +15,10 @@ pub struct ModelArgs {
     pub inputs: Vec<InputBinding>,
     /// Initializer-backed graph inputs made run-time inputs: `free: [name, "x.y"]`.
     pub free: Vec<(String, Span)>,
+    /// Tensors where a graph cut starts: `start: ["t", u: f32[4, batch]]`.
+    pub start: Vec<(Start, Span)>,
+    /// The tensors kept as outputs: `outputs: ["t"]`.
+    pub outputs: Option<Vec<(String, Span)>>,
 }
 
 /// `NAME = SIZE` in `dims`.
@@ -178,108 +182,21 @@ impl Parse for ModelArgs {
             ));
         }
         let path: LitStr = input.parse()?;
-        let mut dims = Vec::new();
-        let mut inputs = Vec::new();
-        let mut free = Vec::new();
+        let mut args = ModelArgs {
+            attrs,
+            vis,
+            name,
+            path,
+            dims: Vec::new(),
+            inputs: Vec::new(),
+            free: Vec::new(),
+            start: Vec::new(),
+            outputs: None,
+        };
         if input.peek(syn::token::Brace) {
             let block;
             braced!(block in input);
-            let mut seen: Vec<String> = Vec::new();
-            while !block.is_empty() {
-                let key: Ident = block.parse()?;
-                let key_name = key.to_string();
-                if seen.contains(&key_name) {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!("`{key_name}` is given twice"),
-                    ));
-                }
-                seen.push(key_name.clone());
-                block.parse::<Token![:]>()?;
-                if key_name == "free" {
-                    let list;
-                    bracketed!(list in block);
-                    while !list.is_empty() {
-                        free.push(parse_key(&list)?);
-                        if list.is_empty() {
-                            break;
-                        }
-                        list.parse::<Token![,]>()?;
-                    }
-                    if block.is_empty() {
-                        break;
-                    }
-                    block.parse::<Token![,]>()?;
-                    continue;
-                }
-                if !["dims", "inputs"].contains(&key_name.as_str()) {
-                    let suggestion =
-                        onnx_aot_codegen::messages::closest(&key_name, ["dims", "inputs", "free"])
-                            .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!(
-                            "unknown option `{key_name}`{suggestion}; the options are \
-                             `dims: {{ NAME = SIZE }}`, `inputs: {{ NAME = [VALUES] }}` and \
-                             `free: [NAME]`"
-                        ),
-                    ));
-                }
-                let entries;
-                braced!(entries in block);
-                match key_name.as_str() {
-                    "dims" => {
-                        while !entries.is_empty() {
-                            let (name, span) = parse_key(&entries)?;
-                            entries.parse::<Token![=]>()?;
-                            let lit: syn::LitInt = entries.parse()?;
-                            let value: usize = lit.base10_parse()?;
-                            if dims.iter().any(|d: &DimBinding| d.name == name) {
-                                return Err(syn::Error::new(
-                                    span,
-                                    format!("dimension {name:?} is bound twice"),
-                                ));
-                            }
-                            dims.push(DimBinding { name, value, span });
-                            if entries.is_empty() {
-                                break;
-                            }
-                            entries.parse::<Token![,]>()?;
-                        }
-                    }
-                    "inputs" => {
-                        while !entries.is_empty() {
-                            let (name, span) = parse_key(&entries)?;
-                            entries.parse::<Token![=]>()?;
-                            let mut values = Vec::new();
-                            parse_scalars(&entries, &mut values)?;
-                            if inputs.iter().any(|i: &InputBinding| i.name == name) {
-                                return Err(syn::Error::new(
-                                    span,
-                                    format!("input {name:?} is bound twice"),
-                                ));
-                            }
-                            inputs.push(InputBinding { name, values, span });
-                            if entries.is_empty() {
-                                break;
-                            }
-                            entries.parse::<Token![,]>()?;
-                        }
-                    }
-                    other => {
-                        return Err(syn::Error::new(
-                            key.span(),
-                            format!(
-                                "unknown option `{other}`; the options are `dims` and `inputs`"
-                            ),
-                        ))
-                    }
-                }
-                if block.is_empty() {
-                    break;
-                }
-                block.parse::<Token![,]>()?;
-            }
+            args.parse_options(&block)?;
         }
         if input.peek(Token![;]) {
             input.parse::<Token![;]>()?;
@@ -287,14 +204,164 @@ impl Parse for ModelArgs {
         if !input.is_empty() {
             return Err(input.error("unexpected tokens after the model; one model per macro call"));
         }
-        Ok(ModelArgs {
-            attrs,
-            vis,
-            name,
-            path,
-            dims,
-            inputs,
-            free,
-        })
+        Ok(args)
+    }
+}
+
+/// The option names of the block form, for messages.
+const OPTIONS: [&str; 5] = ["dims", "inputs", "free", "start", "outputs"];
+
+/// A comma-separated list in brackets, each item parsed by `item`.
+fn bracketed_list(
+    input: ParseStream,
+    mut item: impl FnMut(ParseStream) -> syn::Result<()>,
+) -> syn::Result<()> {
+    let list;
+    bracketed!(list in input);
+    while !list.is_empty() {
+        item(&list)?;
+        if list.is_empty() {
+            break;
+        }
+        list.parse::<Token![,]>()?;
+    }
+    Ok(())
+}
+
+/// A comma-separated list of `KEY = VALUE` in braces, each entry parsed by `entry`.
+fn braced_entries(
+    input: ParseStream,
+    mut entry: impl FnMut(ParseStream, String, Span) -> syn::Result<()>,
+) -> syn::Result<()> {
+    let entries;
+    braced!(entries in input);
+    while !entries.is_empty() {
+        let (name, span) = parse_key(&entries)?;
+        entries.parse::<Token![=]>()?;
+        entry(&entries, name, span)?;
+        if entries.is_empty() {
+            break;
+        }
+        entries.parse::<Token![,]>()?;
+    }
+    Ok(())
+}
+
+/// A tensor type after a start tensor's name: `f32[1, 84, batch]`.
+fn parse_start_type(input: ParseStream) -> syn::Result<(DType, Vec<DimSpec>)> {
+    let ty: Ident = input.parse()?;
+    let Some(dtype) = DType::from_name(&ty.to_string()) else {
+        let names: Vec<&str> = DType::ALL.iter().map(|t| t.rust_name()).collect();
+        let hint = onnx_aot_codegen::messages::closest(&ty.to_string(), names.iter().copied())
+            .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
+        return Err(syn::Error::new(
+            ty.span(),
+            format!(
+                "unknown element type `{ty}`{hint}; the types are {}",
+                names.join(", ")
+            ),
+        ));
+    };
+    let mut dims = Vec::new();
+    bracketed_list(input, |d| {
+        if d.peek(syn::LitInt) {
+            let lit: syn::LitInt = d.parse()?;
+            dims.push(DimSpec::Fixed(lit.base10_parse()?));
+        } else {
+            let id: Ident = d.parse().map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    "expected a size or a symbol name, e.g. `f32[batch, 10]`",
+                )
+            })?;
+            dims.push(DimSpec::Symbol(id.to_string()));
+        }
+        Ok(())
+    })?;
+    Ok((dtype, dims))
+}
+
+impl ModelArgs {
+    /// The block form: `{ dims: {..}, inputs: {..}, free: [..], start: [..], outputs: [..] }`.
+    fn parse_options(&mut self, block: ParseStream) -> syn::Result<()> {
+        let mut seen: Vec<String> = Vec::new();
+        while !block.is_empty() {
+            let key: Ident = block.parse()?;
+            let key_name = key.to_string();
+            if seen.contains(&key_name) {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("`{key_name}` is given twice"),
+                ));
+            }
+            seen.push(key_name.clone());
+            block.parse::<Token![:]>()?;
+            match key_name.as_str() {
+                "dims" => braced_entries(block, |e, name, span| {
+                    let lit: syn::LitInt = e.parse()?;
+                    let value: usize = lit.base10_parse()?;
+                    if self.dims.iter().any(|d| d.name == name) {
+                        return Err(syn::Error::new(
+                            span,
+                            format!("dimension {name:?} is bound twice"),
+                        ));
+                    }
+                    self.dims.push(DimBinding { name, value, span });
+                    Ok(())
+                })?,
+                "inputs" => braced_entries(block, |e, name, span| {
+                    let mut values = Vec::new();
+                    parse_scalars(e, &mut values)?;
+                    if self.inputs.iter().any(|i| i.name == name) {
+                        return Err(syn::Error::new(
+                            span,
+                            format!("input {name:?} is bound twice"),
+                        ));
+                    }
+                    self.inputs.push(InputBinding { name, values, span });
+                    Ok(())
+                })?,
+                "free" => bracketed_list(block, |l| {
+                    self.free.push(parse_key(l)?);
+                    Ok(())
+                })?,
+                "start" => bracketed_list(block, |l| {
+                    let (name, span) = parse_key(l)?;
+                    let declared = if l.peek(Token![:]) {
+                        l.parse::<Token![:]>()?;
+                        Some(parse_start_type(l)?)
+                    } else {
+                        None
+                    };
+                    self.start.push((Start { name, declared }, span));
+                    Ok(())
+                })?,
+                "outputs" => {
+                    let outputs = self.outputs.get_or_insert_with(Vec::new);
+                    bracketed_list(block, |l| {
+                        outputs.push(parse_key(l)?);
+                        Ok(())
+                    })?
+                }
+                _ => {
+                    let suggestion = onnx_aot_codegen::messages::closest(&key_name, OPTIONS)
+                        .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
+                            "unknown option `{key_name}`{suggestion}; the options are \
+                             `dims: {{ NAME = SIZE }}`, `inputs: {{ NAME = [VALUES] }}`, \
+                             `free: [NAME]`, `start: [NAME, NAME: TYPE[DIMS]]` and \
+                             `outputs: [NAME]`"
+                        ),
+                    ));
+                }
+            }
+            if block.is_empty() {
+                break;
+            }
+            block.parse::<Token![,]>()?;
+        }
+        Ok(())
     }
 }

@@ -97,6 +97,11 @@ fn expand(args: &ModelArgs) -> TokenStream {
         runtime_path: "::onnx_aot".to_string(),
         source_name: format!("model file `{relative}`"),
         frontend: Frontend::Macro { path: relative },
+        start: args.start.iter().map(|(s, _)| s.clone()).collect(),
+        outputs: args
+            .outputs
+            .as_ref()
+            .map(|o| o.iter().map(|(n, _)| n.clone()).collect()),
     };
     let analyzed = onnx_aot_codegen::cache::Cache::global().analyze(&path, &bytes, &options);
     match analyzed.map(|graph| onnx_aot_codegen::generate_from_graph(&graph, &options)) {
@@ -144,6 +149,17 @@ fn span_of(args: &ModelArgs, blame: &Blame) -> Span {
         Blame::Free(n) => args
             .free
             .iter()
+            .find(|(name, _)| name == n)
+            .map_or(args.path.span(), |(_, span)| *span),
+        Blame::Start(n) => args
+            .start
+            .iter()
+            .find(|(s, _)| &s.name == n)
+            .map_or(args.path.span(), |(_, span)| *span),
+        Blame::Output(n) => args
+            .outputs
+            .iter()
+            .flatten()
             .find(|(name, _)| name == n)
             .map_or(args.path.span(), |(_, span)| *span),
     }

@@ -39,6 +39,13 @@ struct Model {
     /// Make an initializer-backed graph input a run-time input (repeatable).
     #[arg(long)]
     free: Vec<String>,
+    /// Start a graph cut at a tensor computed inside the model: NAME, or NAME:TYPE[DIMS] such
+    /// as 'scores:f32[1,84,8400]' (repeatable).
+    #[arg(long, value_name = "NAME[:TYPE[DIMS]]")]
+    start: Vec<String>,
+    /// Keep only this tensor as an output (repeatable, in order).
+    #[arg(long = "output", value_name = "NAME")]
+    outputs: Vec<String>,
 }
 
 fn options(m: &Model) -> Result<Options, String> {
@@ -76,6 +83,13 @@ fn options(m: &Model) -> Result<Options, String> {
     for f in &m.free {
         o = o.free(f.clone());
     }
+    for s in &m.start {
+        let start = onnx_aot_codegen::Start::parse(s).map_err(|e| format!("--start {s:?}: {e}"))?;
+        o.start.push(start);
+    }
+    for out in &m.outputs {
+        o = o.output(out.clone());
+    }
     Ok(o)
 }
 
@@ -84,12 +98,21 @@ fn run(command: &Command) -> Result<String, String> {
     let o = options(m)?;
     let bytes = std::fs::read(&m.model)
         .map_err(|e| format!("cannot read model file {}: {e}", m.model.display()))?;
-    let code = generate_pretty(&bytes, &o).map_err(|e| e.to_string())?;
     match command {
-        Command::Emit(_) => Ok(code),
+        Command::Emit(_) => generate_pretty(&bytes, &o).map_err(|e| e.to_string()),
         Command::Inspect(_) => {
-            let graph = analyze(&bytes, &o).map_err(|e| e.to_string())?;
-            Ok(inspect::summary(&graph, code.len()))
+            // Where a cut can start, even (above all) when the whole model does not compile.
+            let points = onnx_aot_codegen::load::decode(&bytes, &o.source_name)
+                .map(|m| inspect::cut_points_text(&inspect::cut_points(&m)))
+                .unwrap_or_default();
+            let summary = generate_pretty(&bytes, &o).and_then(|code| {
+                analyze(&bytes, &o).map(|graph| inspect::summary(&graph, code.len()))
+            });
+            match summary {
+                Ok(text) => Ok(format!("{text}{points}")),
+                Err(e) if points.is_empty() => Err(e.to_string()),
+                Err(e) => Err(format!("{e}\n\n{points}")),
+            }
         }
     }
 }

@@ -9,6 +9,7 @@
 
 mod bindings;
 mod constants;
+pub(crate) mod cut;
 mod declared;
 mod decode;
 mod nodes;
@@ -28,7 +29,7 @@ use crate::options::Options;
 
 /// Decodes and checks a model, returning its graph or every error found.
 pub fn load(bytes: &[u8], options: &Options) -> Result<Graph, Errors> {
-    let model = decode(bytes, &options.source_name)?;
+    let model = cut::apply(decode(bytes, &options.source_name)?, options)?;
     let mut graph = Loader::new(options).run(&model)?;
     crate::fuse::fuse(&mut graph);
     Ok(graph)

@@ -68,9 +68,15 @@ impl<'o> Loader<'o> {
         }
         if !unsupported.is_empty() {
             self.errors.model(format!(
-                "the model uses ops that onnx-aot does not support: {}; onnx-aot compiles {}",
+                "the model uses ops that onnx-aot does not support: {}; onnx-aot compiles {}. \
+                 To compile only the model's tail, start a graph cut below those nodes with {} \
+                 (`onnx-aot inspect MODEL` lists the tensors where a cut can start)",
                 unsupported.join(", "),
-                registry::supported_list()
+                registry::supported_list(),
+                crate::messages::option_name(
+                    &self.options.frontend,
+                    crate::messages::Binding::Start
+                )
             ));
         }
         for (domain, nodes) in foreign {

@@ -114,3 +114,38 @@ save(
     ),
     "big_chain.onnx",
 )
+
+
+# A full classifier whose backbone (Gemm, Relu, and an ai.onnx.ml op) is not compiled: the tail
+# from `logits` (no type or shape in the file, as in two of the exporter models of issue 15) is,
+# with `start: ["logits": f32[2, 4]]`. ReduceMax and ArgMax of `logits` over the classes.
+def classifier_tail():
+    import numpy as np
+
+    w = helper.make_tensor("w", TensorProto.FLOAT, [3, 4], np.arange(12, dtype=np.float32) / 7)
+    nodes = [
+        helper.make_node("Gemm", ["x", "w"], ["h"], name="fc"),
+        helper.make_node("Normalizer", ["h"], ["n"], name="norm", domain="ai.onnx.ml", norm="MAX"),
+        helper.make_node("Relu", ["n"], ["logits"], name="relu"),
+        helper.make_node("ReduceMax", ["logits"], ["score"], name="best", axes=[1], keepdims=0),
+        helper.make_node("ArgMax", ["logits"], ["label"], name="label", axis=1, keepdims=0),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "classifier_tail",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3])],
+        [
+            helper.make_tensor_value_info("score", TensorProto.FLOAT, ["batch"]),
+            helper.make_tensor_value_info("label", TensorProto.INT64, ["batch"]),
+        ],
+        [w],
+    )
+    model = helper.make_model(
+        graph,
+        opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("ai.onnx.ml", 1)],
+    )
+    onnx.checker.check_model(model)
+    onnx.save(model, "classifier_tail.onnx")
+
+
+classifier_tail()
