@@ -31,10 +31,12 @@ extern crate alloc;
 extern crate std;
 
 pub mod bytes;
+mod cast;
 mod element;
 mod error;
 pub mod kernels;
 
+pub use cast::CastElement;
 pub use element::{DType, Direction, Element, Max, Min};
 pub use error::Error;
 pub use half;

@@ -49,6 +49,8 @@ expansion!(onnx_aot_hardmax);
 expansion!(multi_node);
 expansion!(siblings_torch_max);
 expansion!(siblings_in_scratch);
+expansion!(glue_reshape);
+expansion!(glue_shape_math);
 expansion!(exporter_pytorch);
 
 /// The first index of the largest element (a NaN beats every number), and that element.
@@ -96,4 +98,50 @@ fn fused_max_and_argmax_agree_with_a_plain_loop() {
             );
         }
     }
+}
+
+#[test]
+fn glue_reshape_agrees_with_a_plain_loop() {
+    use glue_reshape as m;
+    let mut inputs = m::Inputs::zeroed();
+    for (k, v) in inputs
+        .x
+        .as_flattened_mut()
+        .as_flattened_mut()
+        .iter_mut()
+        .enumerate()
+    {
+        *v = ((k * 7) % 11) as f32;
+    }
+    let flat: Vec<f32> = inputs.x.as_flattened().as_flattened().to_vec();
+    let out = m::run(&inputs);
+    // x.argmax() over all 24 elements: the first 10.
+    assert_eq!(out.top, plain_max(&flat).1);
+    // The max of each row of 4, as [1, 2, 3], one-hot along the last axis.
+    let maxes: Vec<f32> = flat.chunks(4).map(|r| plain_max(r).0).collect();
+    for (b, row) in maxes.chunks(3).enumerate() {
+        let at = plain_max(row).1 as usize;
+        for (c, &m) in out.mask[0][b].iter().enumerate() {
+            assert_eq!(m, if c == at { 1.0 } else { 0.0 });
+        }
+    }
+}
+
+#[test]
+fn glue_shape_math_agrees_with_a_plain_loop() {
+    use glue_shape_math as m;
+    let mut inputs = m::Inputs::zeroed();
+    for (k, v) in inputs
+        .x
+        .as_flattened_mut()
+        .as_flattened_mut()
+        .iter_mut()
+        .enumerate()
+    {
+        *v = ((k * 5) % 13) as f32;
+    }
+    let flat: Vec<f32> = inputs.x.as_flattened().as_flattened().to_vec();
+    let out = m::run(&inputs);
+    let want: Vec<i32> = flat.chunks(12).map(|r| plain_max(r).1 as i32).collect();
+    assert_eq!(out.label.to_vec(), want);
 }

@@ -483,6 +483,74 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("siblings_in_scratch"),
         ),
+        // Glue that only reshapes: `x.argmax()` with no dim (Reshape to [-1], then ArgMax), and
+        // a Squeeze after a ReduceMax with keepdims, an Unsqueeze before a Hardmax. The shape
+        // ops compute nothing: their outputs share their inputs' storage.
+        (
+            "glue_reshape",
+            model(
+                13,
+                vec![
+                    node("Reshape", "flat", &["x", "minus_one"], &["f"], &[]),
+                    node("ArgMax", "top", &["f"], &["top"], &[("keepdims", I(0))]),
+                    node("ReduceMax", "pool", &["x"], &["p"], &[("axes", Is(&[2]))]),
+                    node("Squeeze", "drop", &["p", "last"], &["s"], &[]),
+                    node("Unsqueeze", "add", &["s", "first"], &["u"], &[]),
+                    node("Hardmax", "onehot", &["u"], &["mask"], &[("axis", I(-1))]),
+                ],
+                vec![tensor("x", FLOAT, &[2, 3, 4])],
+                vec![tensor("top", INT64, &[]), tensor("mask", FLOAT, &[1, 2, 3])],
+                vec![
+                    axes_initializer("minus_one", &[-1]),
+                    axes_initializer("last", &[2]),
+                    axes_initializer("first", &[0]),
+                ],
+            ),
+            opts("glue_reshape"),
+        ),
+        // Shape arithmetic as exporters write it, all evaluated while generating code: the batch
+        // size from Shape and Gather, Unsqueeze, Concat with -1, Mul, then a Reshape to
+        // [batch, -1], an ArgMax over the rest and a Cast of the index to INT32.
+        (
+            "glue_shape_math",
+            model(
+                13,
+                vec![
+                    node("Shape", "shape", &["x"], &["s"], &[]),
+                    node("Gather", "batch", &["s", "zero"], &["b"], &[("axis", I(0))]),
+                    node("Unsqueeze", "b1", &["b", "first"], &["b1"], &[]),
+                    node("Mul", "same", &["b1", "one"], &["b2"], &[]),
+                    node(
+                        "Concat",
+                        "target",
+                        &["b2", "minus_one"],
+                        &["t"],
+                        &[("axis", I(0))],
+                    ),
+                    node("Reshape", "flat", &["x", "t"], &["f"], &[]),
+                    node(
+                        "ArgMax",
+                        "top",
+                        &["f"],
+                        &["i"],
+                        &[("axis", I(1)), ("keepdims", I(0))],
+                    ),
+                    node("Cast", "narrow", &["i"], &["label"], &[("to", I(6))]),
+                ],
+                vec![tensor("x", FLOAT, &[2, 3, 4])],
+                vec![tensor("label", 6, &[2])],
+                vec![
+                    TensorProto {
+                        dims: vec![],
+                        ..axes_initializer("zero", &[0])
+                    },
+                    axes_initializer("first", &[0]),
+                    axes_initializer("one", &[1]),
+                    axes_initializer("minus_one", &[-1]),
+                ],
+            ),
+            opts("glue_shape_math"),
+        ),
         // A model as PyTorch's exporter writes it (Constant, Identity, symbolic batch, names that
         // are paths), batch bound to 2.
         (
@@ -564,6 +632,8 @@ snapshot_tests!(
     multi_node,
     siblings_torch_max,
     siblings_in_scratch,
+    glue_reshape,
+    glue_shape_math,
     exporter_pytorch,
 );
 

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{Loader, Pending};
+use crate::dtype::DType;
 use crate::error::{Blame, Error};
 use crate::ir::{Node, Source, Tensor, Value, ValueId};
 use crate::messages::{
@@ -231,12 +232,17 @@ impl<'o> Loader<'o> {
             return None;
         }
         let constants: Vec<Option<&Tensor>> = constants.iter().map(Option::as_ref).collect();
+        let input_dtypes: Vec<Option<DType>> = inputs
+            .iter()
+            .map(|n| self.by_name.get(*n).map(|&v| self.values[v].dtype))
+            .collect();
         let cx = NodeCx {
             version: p.version,
             label: &label,
             attrs: &attrs,
             data: input,
             constants: &constants,
+            input_dtypes: &input_dtypes,
         };
         let resolved = family.resolve(&cx);
         let output = p.proto.output[0].clone();

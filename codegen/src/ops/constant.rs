@@ -111,6 +111,7 @@ mod tests {
             attrs: &attrs,
             data: None,
             constants: &[],
+            input_dtypes: &[],
         };
         match CONSTANT.resolve(&cx)? {
             Resolved::Constant(t) => Ok(t),

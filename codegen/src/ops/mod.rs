@@ -11,13 +11,17 @@
 //! | [`hardmax`] | Hardmax (default domain), Hardmax (`onnx_aot` domain, several axes) |
 //! | [`identity`] | Identity |
 //! | [`constant`] | Constant |
+//! | [`cast`] | Cast, CastLike |
 //! | [`pool`] | GlobalMaxPool |
+//! | [`shape_math`] | Shape, Gather, Concat, ConstantOfShape, Add, Sub, Mul, Div (evaluated at build time) |
+//! | [`reshape`] | Reshape, Flatten, Squeeze, Unsqueeze (views, folded on constants) |
 //!
 //! [`attrs`] and [`layout`] hold what several families share: reading attributes and axes, and
 //! merging dimensions into runs.
 
 pub mod arg;
 pub mod attrs;
+pub mod cast;
 pub mod constant;
 pub mod hardmax;
 pub mod identity;
@@ -25,6 +29,8 @@ pub mod layout;
 pub mod pool;
 pub mod reduce;
 pub mod registry;
+pub mod reshape;
+pub mod shape_math;
 
 use std::sync::Arc;
 
@@ -122,6 +128,8 @@ pub struct NodeCx<'a> {
     pub data: Option<&'a Value>,
     /// For each input position, its value when known at build time.
     pub constants: &'a [Option<&'a Tensor>],
+    /// For each input position, its element type when known (CastLike's `target_type`).
+    pub input_dtypes: &'a [Option<DType>],
 }
 
 /// A node as its family resolved it.

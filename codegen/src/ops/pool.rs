@@ -90,6 +90,7 @@ mod tests {
             attrs: &attrs,
             data: Some(&input),
             constants: &[None],
+            input_dtypes: &[],
         };
         match GLOBAL_MAX_POOL.resolve(&cx)? {
             Resolved::Compute { op, shape, .. } => {

@@ -19,6 +19,7 @@ mod shared;
 #[cfg(test)]
 mod test_util;
 
+pub use crate::cast::cast;
 pub use arg_lanes::{arg_lanes, arg_lanes_values, arg_tile};
 pub use arg_row::arg_row;
 pub use gather::arg_values;
