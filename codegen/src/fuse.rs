@@ -1,6 +1,9 @@
 //! Graph rewrites between loading and the memory plan, so that nodes reading the same data do
 //! not each pass over it:
 //!
+//! - **transpose folds**: a node over a Transpose's output reads its input with the axes mapped
+//!   when its output keeps its layout (a detector head's `permute(0, 2, 1)` before the max over
+//!   classes); the Transpose is then dropped if nothing else reads it.
 //! - **one-hot shortcuts**: a node over a one-hot tensor (Hardmax along an axis) that gives the
 //!   same result over the one-hot's own input (ArgMax along that axis) reads that input instead;
 //!   the Hardmax is then dropped if nothing else reads it (ReduceMax → Hardmax → ArgMax becomes
@@ -23,6 +26,7 @@ const SIBLING_WINDOW: usize = 16;
 
 /// Applies the rewrites to a loaded graph.
 pub fn fuse(graph: &mut Graph) {
+    transpose_folds(graph);
     one_hot_shortcuts(graph);
     drop_unread(graph);
     fuse_siblings(graph);
@@ -38,6 +42,27 @@ fn producers(graph: &Graph) -> Vec<Option<usize>> {
         }
     }
     by_value
+}
+
+/// A node over a Transpose's output reads the Transpose's input with its axes mapped, when its
+/// op allows it ([`Compute::over_permuted`]: the output's layout is kept).
+fn transpose_folds(graph: &mut Graph) {
+    let producer = producers(graph);
+    for k in 0..graph.nodes.len() {
+        let input = graph.nodes[k].input;
+        let Some(t) = producer[input] else {
+            continue;
+        };
+        let Some(perm) = graph.nodes[t].op.permutation().map(<[usize]>::to_vec) else {
+            continue;
+        };
+        if let Some(op) = graph.nodes[k].op.over_permuted(&perm, &graph.values[input]) {
+            let source = graph.nodes[t].input;
+            let node = &mut graph.nodes[k];
+            node.op = op;
+            node.input = source;
+        }
+    }
 }
 
 fn one_hot_shortcuts(graph: &mut Graph) {

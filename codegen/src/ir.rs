@@ -70,6 +70,18 @@ pub trait Compute: DynEq + fmt::Debug + Send + Sync {
         None
     }
 
+    /// For a Transpose, its permutation (output axis `i` is input axis `perm[i]`).
+    fn permutation(&self) -> Option<&[usize]> {
+        None
+    }
+
+    /// This op over the input of a Transpose by `perm` instead of over its output `transposed`,
+    /// if the result keeps its layout (the kept dimensions keep their order); `None` if not.
+    fn over_permuted(&self, perm: &[usize], transposed: &Value) -> Option<Arc<dyn Compute>> {
+        let _ = (perm, transposed);
+        None
+    }
+
     /// For an op that, read over a one-hot input along `axis`, gives the same result as over
     /// the one-hot's own input (ArgMax: the 1 sits at the first maximum), the op to use there
     /// instead; `None` if it does not.

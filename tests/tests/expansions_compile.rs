@@ -51,6 +51,7 @@ expansion!(siblings_torch_max);
 expansion!(siblings_in_scratch);
 expansion!(glue_reshape);
 expansion!(glue_shape_math);
+expansion!(glue_detector_head);
 expansion!(exporter_pytorch);
 
 /// The first index of the largest element (a NaN beats every number), and that element.
@@ -144,4 +145,42 @@ fn glue_shape_math_agrees_with_a_plain_loop() {
     let out = m::run(&inputs);
     let want: Vec<i32> = flat.chunks(12).map(|r| plain_max(r).1 as i32).collect();
     assert_eq!(out.label.to_vec(), want);
+}
+
+#[test]
+fn glue_detector_head_agrees_with_a_plain_loop() {
+    use glue_detector_head as m;
+    let mut inputs = m::Inputs::zeroed();
+    for (k, v) in inputs
+        .p
+        .as_flattened_mut()
+        .as_flattened_mut()
+        .iter_mut()
+        .enumerate()
+    {
+        *v = ((k * 7) % 10) as f32;
+    }
+    inputs.p[0][6][2] = f32::NAN;
+    for (k, v) in inputs
+        .m
+        .as_flattened_mut()
+        .as_flattened_mut()
+        .as_flattened_mut()
+        .iter_mut()
+        .enumerate()
+    {
+        *v = ((k * 3) % 17) as f32 - 8.0;
+    }
+    let out = m::run(&inputs);
+    // For each anchor a, the max and argmax over the classes 4..9 of p[0, :, a].
+    for a in 0..6 {
+        let classes: Vec<f32> = (4..9).map(|c| inputs.p[0][c][a]).collect();
+        let (value, index) = plain_max(&classes);
+        assert_eq!(out.cls[0][a], index, "anchor {a}");
+        assert!(out.conf[0][a] == value || (value.is_nan() && out.conf[0][a].is_nan()));
+    }
+    for c in 0..2 {
+        let map: Vec<f32> = inputs.m[0][c].as_flattened().to_vec();
+        assert_eq!(out.pooled[0][c][0][0], plain_max(&map).0);
+    }
 }

@@ -551,6 +551,62 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("glue_shape_math"),
         ),
+        // A detector head as torch exports it: class scores p[:, 4:, :] (Slice), permute(0, 2, 1)
+        // (Transpose), then max and argmax over the classes; the Transpose folds into both
+        // (their axes map onto the sliced scores), which then fuse. Beside it, a global max
+        // pool written as a MaxPool whose window covers the map.
+        (
+            "glue_detector_head",
+            model(
+                13,
+                vec![
+                    node("Slice", "scores", &["p", "four", "end", "one"], &["s"], &[]),
+                    node(
+                        "Transpose",
+                        "permute",
+                        &["s"],
+                        &["t"],
+                        &[("perm", Is(&[0, 2, 1]))],
+                    ),
+                    node(
+                        "ReduceMax",
+                        "conf",
+                        &["t"],
+                        &["conf"],
+                        &[("axes", Is(&[2])), ("keepdims", I(0))],
+                    ),
+                    node(
+                        "ArgMax",
+                        "cls",
+                        &["t"],
+                        &["cls"],
+                        &[("axis", I(-1)), ("keepdims", I(0))],
+                    ),
+                    node(
+                        "MaxPool",
+                        "pool",
+                        &["m"],
+                        &["pooled"],
+                        &[("kernel_shape", Is(&[3, 5]))],
+                    ),
+                ],
+                vec![
+                    tensor("p", FLOAT, &[1, 9, 6]),
+                    tensor("m", FLOAT, &[1, 2, 3, 5]),
+                ],
+                vec![
+                    tensor("conf", FLOAT, &[1, 6]),
+                    tensor("cls", INT64, &[1, 6]),
+                    tensor("pooled", FLOAT, &[1, 2, 1, 1]),
+                ],
+                vec![
+                    axes_initializer("four", &[4]),
+                    axes_initializer("end", &[i64::MAX]),
+                    axes_initializer("one", &[1]),
+                ],
+            ),
+            opts("glue_detector_head"),
+        ),
         // A model as PyTorch's exporter writes it (Constant, Identity, symbolic batch, names that
         // are paths), batch bound to 2.
         (
@@ -634,6 +690,7 @@ snapshot_tests!(
     siblings_in_scratch,
     glue_reshape,
     glue_shape_math,
+    glue_detector_head,
     exporter_pytorch,
 );
 

@@ -273,12 +273,18 @@ impl<'g> Emitter<'g> {
                 sources.push(quote!(#buf.get_disjoint_mut([#(#rs),*])));
             }
         }
+        // Views taken with `get_disjoint_mut` are mutable: a shared one is reborrowed.
+        let disjoint: Vec<usize> = buffers
+            .iter()
+            .filter(|(_, m)| m.len() > 1)
+            .flat_map(|(_, m)| m.iter().copied())
+            .collect();
         let call_args = args.iter().enumerate().map(|(i, &(v, mutable))| {
             let scratch = matches!(self.places[v], Some(Place::Scratch(_)));
             let n = &names[i];
             match (scratch, mutable) {
-                (true, true) => quote!(#n),
-                (true, false) => quote!(&*#n),
+                (true, false) if disjoint.contains(&i) => quote!(&*#n),
+                (true, _) => quote!(#n),
                 (false, _) => self.view(v, mutable).0,
             }
         });

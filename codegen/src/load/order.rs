@@ -51,12 +51,19 @@ impl<'o> Loader<'o> {
         let mut keep = vec![true; pending.len()];
         for (i, p) in pending.iter().enumerate() {
             let node = describe(p);
-            if p.proto.output.len() != 1 || p.proto.output[0].is_empty() {
-                self.errors.model(format!(
-                    "{node} has {} outputs; {} has exactly one",
-                    p.proto.output.iter().filter(|o| !o.is_empty()).count(),
-                    p.proto.op_type
-                ));
+            // Optional outputs left out (empty names) do not count.
+            let given = p.proto.output.iter().filter(|o| !o.is_empty()).count();
+            if given != 1 || p.proto.output[0].is_empty() {
+                let what = if given > 1 {
+                    format!(
+                        "onnx-aot computes only nodes with one output ({} with its optional                          outputs is not supported yet; remove them from the node if nothing                          reads them)",
+                        p.proto.op_type
+                    )
+                } else {
+                    format!("{} has exactly one", p.proto.op_type)
+                };
+                self.errors
+                    .model(format!("{node} has {given} outputs; {what}"));
                 self.unknown
                     .extend(p.proto.output.iter().filter(|o| !o.is_empty()).cloned());
                 keep[i] = false;

@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::attrs::{normalize_axis, reduced_shape};
-use super::layout::{FEW_LANES, SHORT_ROW};
+use super::layout::{kept_order_preserved, FEW_LANES, SHORT_ROW};
 use super::reduce::ReduceOp;
 use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
@@ -267,6 +267,15 @@ impl Compute for ArgOp {
                 self.reduction_name()
             ),
         }
+    }
+
+    fn over_permuted(&self, perm: &[usize], transposed: &Value) -> Option<Arc<dyn Compute>> {
+        kept_order_preserved(&transposed.shape, perm, &[self.axis]).then(|| {
+            Arc::new(ArgOp {
+                axis: perm[self.axis],
+                ..self.clone()
+            }) as Arc<dyn Compute>
+        })
     }
 
     fn over_one_hot_source(&self, axis: usize) -> Option<Arc<dyn Compute>> {

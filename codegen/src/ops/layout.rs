@@ -47,6 +47,17 @@ pub fn block(runs: &[Run]) -> Option<(usize, usize)> {
     }
 }
 
+/// Whether reducing `axes` of a tensor of `shape` (the output of a Transpose by `perm`) keeps
+/// its output's memory order when done on the Transpose's input instead: the kept dimensions
+/// longer than 1 come from input axes in increasing order.
+pub fn kept_order_preserved(shape: &[usize], perm: &[usize], axes: &[usize]) -> bool {
+    let kept: Vec<usize> = (0..shape.len())
+        .filter(|i| !axes.contains(i) && shape[*i] != 1)
+        .map(|i| perm[i])
+        .collect();
+    kept.windows(2).all(|w| w[0] < w[1])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +89,15 @@ mod tests {
         assert_eq!(block(&[run(2, false), run(3, true)]), Some((3, 1)));
         assert_eq!(block(&[run(6, false)]), Some((1, 6)));
         assert_eq!(block(&[run(2, true), run(3, false), run(4, true)]), None);
+    }
+
+    #[test]
+    fn kept_order_is_preserved_when_kept_axes_keep_their_order() {
+        // [1, 8400, 80] = permute(0, 2, 1) of [1, 80, 8400], reduced over the classes (2).
+        assert!(kept_order_preserved(&[1, 8400, 80], &[0, 2, 1], &[2]));
+        // Reduced over the anchors: one kept axis, nothing to reorder.
+        assert!(kept_order_preserved(&[1, 8400, 80], &[0, 2, 1], &[1]));
+        // [4, 3, 2] = reverse of [2, 3, 4], over axis 1: kept 4 and 2 swap.
+        assert!(!kept_order_preserved(&[4, 3, 2], &[2, 1, 0], &[1]));
     }
 }

@@ -14,6 +14,7 @@
 //! | [`cast`] | Cast, CastLike |
 //! | [`pool`] | GlobalMaxPool |
 //! | [`shape_math`] | Shape, Gather, Concat, ConstantOfShape, Add, Sub, Mul, Div (evaluated at build time) |
+//! | [`strided`] | Transpose, Slice (strided views; folded into max-family readers when possible) |
 //! | [`reshape`] | Reshape, Flatten, Squeeze, Unsqueeze (views, folded on constants) |
 //!
 //! [`attrs`] and [`layout`] hold what several families share: reading attributes and axes, and
@@ -31,6 +32,7 @@ pub mod reduce;
 pub mod registry;
 pub mod reshape;
 pub mod shape_math;
+pub mod strided;
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::reduce::ReduceOp;
-use super::{Family, Input, NodeCx, Resolved, Signature};
+use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
 use crate::ir::Direction;
 
@@ -70,6 +70,100 @@ impl Family for GlobalMaxPoolFamily {
     }
 }
 
+/// MaxPool (1, 8, 10, 11, 12, 22) whose window covers every spatial dimension, with no padding
+/// and dilation 1, `auto_pad` NOTSET or VALID: what exporters write for global and adaptive max
+/// pooling to size 1. It is GlobalMaxPool then; other windows are an error naming the
+/// attributes. The optional Indices output is not supported yet (the loader says so).
+pub struct MaxPoolFamily;
+
+/// MaxPool.
+pub static MAX_POOL: MaxPoolFamily = MaxPoolFamily;
+
+const fn pool_attr(name: &'static str, kind: AttrKind) -> Attr {
+    Attr { name, kind }
+}
+
+const POOL_ATTRS: &[Attr] = &[
+    pool_attr("auto_pad", AttrKind::String),
+    pool_attr("kernel_shape", AttrKind::Ints),
+    pool_attr("pads", AttrKind::Ints),
+    pool_attr("strides", AttrKind::Ints),
+    pool_attr("storage_order", AttrKind::Int),
+    pool_attr("dilations", AttrKind::Ints),
+    pool_attr("ceil_mode", AttrKind::Int),
+];
+
+impl Family for MaxPoolFamily {
+    fn versions(&self) -> &'static [i64] {
+        &[1, 8, 10, 11, 12, 22]
+    }
+
+    fn signature(&self, version: i64) -> Signature {
+        let n = match version {
+            1 => 4,
+            8 => 5,
+            _ => 7,
+        };
+        Signature {
+            inputs: &[Input::DATA],
+            attributes: &POOL_ATTRS[..n],
+        }
+    }
+
+    fn allows(&self, version: i64, dtype: DType) -> bool {
+        match dtype {
+            DType::F32 | DType::F64 | DType::F16 => true,
+            DType::BF16 => version >= 22,
+            DType::I8 | DType::U8 => version >= 12,
+            _ => false,
+        }
+    }
+
+    fn resolve(&self, cx: &NodeCx<'_>) -> Result<Resolved, String> {
+        let input = super::data(cx)?;
+        let spatial = input.shape.get(2..).unwrap_or(&[]);
+        let label = cx.label;
+        let kernel = cx.attrs.ints("kernel_shape").unwrap_or(&[]);
+        let covers = kernel.len() == spatial.len()
+            && kernel
+                .iter()
+                .zip(spatial)
+                .all(|(&k, &d)| usize::try_from(k).ok() == Some(d));
+        let zeros = |name: &str| {
+            cx.attrs
+                .ints(name)
+                .is_none_or(|v| v.iter().all(|&p| p == 0))
+        };
+        let ones = |name: &str| {
+            cx.attrs
+                .ints(name)
+                .is_none_or(|v| v.iter().all(|&p| p == 1))
+        };
+        let pad = cx
+            .attrs
+            .get("auto_pad")
+            .map(|a| String::from_utf8_lossy(&a.s).into_owned())
+            .unwrap_or_else(|| "NOTSET".to_string());
+        if spatial.is_empty()
+            || !covers
+            || !zeros("pads")
+            || !ones("dilations")
+            || !matches!(pad.as_str(), "NOTSET" | "VALID" | "")
+        {
+            return Err(format!(
+                "{label}: onnx-aot compiles MaxPool only with a window covering every spatial \
+                 dimension (kernel_shape {spatial:?} for the input {:?}), no pads, dilations 1 \
+                 and auto_pad NOTSET or VALID (global or adaptive pooling to size 1); this one \
+                 has kernel_shape {kernel:?}, pads {:?}, dilations {:?}, auto_pad {pad:?}",
+                input.shape,
+                cx.attrs.ints("pads").unwrap_or(&[]),
+                cx.attrs.ints("dilations").unwrap_or(&[]),
+            ));
+        }
+        GLOBAL_MAX_POOL.resolve(cx)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +214,60 @@ mod tests {
         assert!(!GLOBAL_MAX_POOL.allows(1, DType::BF16) && GLOBAL_MAX_POOL.allows(22, DType::BF16));
         assert!(!GLOBAL_MAX_POOL.allows(22, DType::I32));
         assert_eq!(GLOBAL_MAX_POOL.version_at(21), Some(1));
+    }
+
+    fn maxpool(
+        attrs: Vec<crate::onnx::AttributeProto>,
+        shape: &[usize],
+    ) -> Result<Vec<usize>, String> {
+        let input = Value {
+            name: "x".to_string(),
+            dtype: DType::F32,
+            shape: shape.to_vec(),
+            source: Source::Input(0),
+        };
+        let node = crate::onnx::NodeProto {
+            attribute: attrs,
+            ..Default::default()
+        };
+        let attrs = Attributes::parse(&node, &MAX_POOL.signature(12), "node 0").unwrap();
+        let cx = NodeCx {
+            version: 12,
+            label: "node 0",
+            attrs: &attrs,
+            data: Some(&input),
+            constants: &[None],
+            input_dtypes: &[],
+        };
+        match MAX_POOL.resolve(&cx)? {
+            Resolved::Compute { shape, .. } => Ok(shape),
+            Resolved::Constant(_) => Err("a constant".to_string()),
+        }
+    }
+
+    fn ints(name: &str, v: &[i64]) -> crate::onnx::AttributeProto {
+        crate::onnx::AttributeProto {
+            name: name.into(),
+            ints: v.to_vec(),
+            r#type: crate::onnx::attribute_type::INTS,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn maxpool_over_the_whole_map_is_a_global_max_pool() {
+        let shape = maxpool(vec![ints("kernel_shape", &[4, 5])], &[2, 3, 4, 5]).unwrap();
+        assert_eq!(shape, [2, 3, 1, 1]);
+        // Strides do not matter when the window covers the map.
+        let with = vec![ints("kernel_shape", &[4, 5]), ints("strides", &[4, 5])];
+        assert_eq!(maxpool(with, &[2, 3, 4, 5]).unwrap(), [2, 3, 1, 1]);
+        for attrs in [
+            vec![ints("kernel_shape", &[2, 2])],
+            vec![ints("kernel_shape", &[4, 5]), ints("pads", &[1, 0, 0, 0])],
+            vec![ints("kernel_shape", &[4, 5]), ints("dilations", &[2, 1])],
+        ] {
+            let e = maxpool(attrs, &[2, 3, 4, 5]).unwrap_err();
+            assert!(e.contains("window covering every spatial dimension"), "{e}");
+        }
     }
 }

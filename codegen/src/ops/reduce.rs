@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::attrs::{normalize_axes, reduced_shape};
-use super::layout::{merge, Run, FEW_LANES, SHORT_ROW};
+use super::layout::{kept_order_preserved, merge, Run, FEW_LANES, SHORT_ROW};
 use super::{Attr, AttrKind, Family, Input, NodeCx, Resolved, Signature};
 use crate::dtype::DType;
 use crate::ir::{Compute, Direction, NodeCode, Value};
@@ -188,6 +188,18 @@ impl Compute for ReduceOp {
             format!("axes {:?}", self.axes)
         };
         Some(format!("{which}, keepdims {}", u8::from(self.keepdims)))
+    }
+
+    fn over_permuted(&self, perm: &[usize], transposed: &Value) -> Option<Arc<dyn Compute>> {
+        if self.noop || !kept_order_preserved(&transposed.shape, perm, &self.axes) {
+            return None;
+        }
+        let mut axes: Vec<usize> = self.axes.iter().map(|&a| perm[a]).collect();
+        axes.sort_unstable();
+        Some(Arc::new(ReduceOp {
+            axes,
+            ..self.clone()
+        }))
     }
 
     fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {

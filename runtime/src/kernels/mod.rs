@@ -16,6 +16,7 @@ mod narrow;
 mod planes;
 mod reduce;
 mod shared;
+mod strided;
 #[cfg(test)]
 mod test_util;
 
@@ -31,3 +32,4 @@ pub use narrow::{
 pub use planes::reduce_planes;
 pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
 pub use shared::{copy, fill, split2};
+pub use strided::strided_copy;
