@@ -134,10 +134,12 @@ pub fn cut_points(model: &crate::onnx::ModelProto) -> Vec<CutPoint> {
                     .shape
                     .iter()
                     .flat_map(|s| &s.dim)
-                    .map(|d| match (d.dim_value, d.dim_param.as_deref()) {
+                    .enumerate()
+                    .map(|(i, d)| match (d.dim_value, d.dim_param.as_deref()) {
                         (Some(v), _) => v.to_string(),
                         (None, Some(p)) if !p.is_empty() => p.to_string(),
-                        _ => "?".to_string(),
+                        // The name an unnamed dimension binds by.
+                        _ => format!("{name}[{i}]"),
                     })
                     .collect();
                 let shape = if t.shape.is_some() {

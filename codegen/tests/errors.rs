@@ -299,7 +299,18 @@ fn symbolic_dims_must_be_bound() {
         vec![vi("x", FLOAT, &[D::Unknown])],
         vec![output("y")],
     );
-    assert_has(&message(&m), &["neither a size nor a name"]);
+    assert_has(
+        &message(&m),
+        &[
+            "\"x[0]\"",
+            "neither a size nor a name",
+            "TENSOR[AXIS]",
+            ".dim(\"x[0]\", 1)",
+        ],
+    );
+    // Bound by that name, it compiles.
+    let g = analyze(&bytes(&m), &Options::default().dim("x[0]", 4)).unwrap();
+    assert_eq!(g.values[g.inputs[0]].shape, [4]);
 }
 
 #[test]

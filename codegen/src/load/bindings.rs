@@ -214,9 +214,11 @@ impl Loader<'_> {
                 .as_ref()
                 .and_then(|t| t.tensor_type.as_ref())
                 .and_then(|t| t.shape.as_ref());
-            for d in dims.iter().flat_map(|s| s.dim.iter()) {
+            for (i, d) in dims.iter().flat_map(|s| s.dim.iter()).enumerate() {
                 if let Some(p) = d.dim_param.as_ref().filter(|p| !p.is_empty()) {
                     names.insert(p.clone());
+                } else if d.dim_value.is_none() {
+                    names.insert(super::declared::unnamed_dim(&vi.name, i));
                 }
             }
         }
@@ -249,7 +251,15 @@ impl Loader<'_> {
         let list: Vec<String> = self
             .unbound
             .iter()
-            .map(|(name, users)| format!("{name:?} (used by {})", users.join(", ")))
+            .map(|(name, users)| {
+                let unnamed = if self.unnamed.contains(name) {
+                    "; the file gives this dimension neither a size nor a name, so onnx-aot \
+                     calls it TENSOR[AXIS]"
+                } else {
+                    ""
+                };
+                format!("{name:?} (used by {}{unnamed})", users.join(", "))
+            })
             .collect();
         // In the macro, the example block keeps the user's own valid bindings, so that it can
         // replace theirs as is; elsewhere bindings add up, and the example shows the missing ones.

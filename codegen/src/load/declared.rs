@@ -62,7 +62,7 @@ impl Loader<'_> {
             ));
             return None;
         }
-        let dims = self.static_dims(&what, &shape.dim)?;
+        let dims = self.static_dims(&what, &vi.name, &shape.dim)?;
         let bytes = checked_numel(&dims).and_then(|n| n.checked_mul(dtype.size()));
         match bytes {
             None => {
@@ -86,8 +86,15 @@ impl Loader<'_> {
         Some((dtype, dims))
     }
     /// The sizes of declared dimensions: numbers, or names bound by the user (an unbound name
-    /// is recorded for one report of every unbound dimension). `None` when any is missing.
-    fn static_dims(&mut self, what: &str, declared: &[onnx::Dimension]) -> Option<Vec<usize>> {
+    /// is recorded for one report of every unbound dimension). A dimension with neither a size
+    /// nor a name (tf2onnx and skl2onnx write them) is named `TENSOR[AXIS]` (`input[0]`), which
+    /// binds like any other. `None` when any is missing.
+    fn static_dims(
+        &mut self,
+        what: &str,
+        tensor: &str,
+        declared: &[onnx::Dimension],
+    ) -> Option<Vec<usize>> {
         let mut dims = Vec::with_capacity(declared.len());
         let mut complete = true;
         for (i, d) in declared.iter().enumerate() {
@@ -120,15 +127,27 @@ impl Loader<'_> {
                     }
                 }
                 _ => {
-                    complete = false;
-                    self.errors.model(format!(
-                        "{what}: dimension {i} has neither a size nor a name; onnx-aot needs a \
-                         static size: give the dimension a size or a name (dim_param) in the \
-                         model and bind the name with `dims: {{ NAME = SIZE }}`"
-                    ));
+                    let name = unnamed_dim(tensor, i);
+                    self.used_dims.insert(name.clone());
+                    self.unnamed.insert(name.clone());
+                    match self.options.dims.get(&name) {
+                        Some(&v) => dims.push(v),
+                        None => {
+                            complete = false;
+                            let users = self.unbound.entry(name).or_default();
+                            if !users.iter().any(|u| u == what) {
+                                users.push(what.to_string());
+                            }
+                        }
+                    }
                 }
             }
         }
         complete.then_some(dims)
     }
+}
+
+/// The name an unnamed dimension binds by: `TENSOR[AXIS]`, e.g. `input[0]`.
+pub(super) fn unnamed_dim(tensor: &str, axis: usize) -> String {
+    format!("{tensor}[{axis}]")
 }

@@ -56,6 +56,8 @@ struct Loader<'o> {
     unbound: BTreeMap<String, Vec<String>>,
     /// Symbolic dims that some declaration used (to flag bindings of unknown names).
     used_dims: BTreeSet<String>,
+    /// The names given to unnamed dims (`TENSOR[AXIS]`), for messages.
+    unnamed: BTreeSet<String>,
     /// Inputs whose shape could not be fully resolved (reported once, through `unbound`), or
     /// whose binding was wrong (reported already).
     unresolved: BTreeSet<ValueId>,
@@ -74,6 +76,7 @@ impl<'o> Loader<'o> {
             runtime_inputs: Vec::new(),
             unbound: BTreeMap::new(),
             used_dims: BTreeSet::new(),
+            unnamed: BTreeSet::new(),
             unresolved: BTreeSet::new(),
             unknown: BTreeSet::new(),
         }
