@@ -35,7 +35,14 @@ pub trait Compute: DynEq + fmt::Debug + Send + Sync {
     /// Whether the output may share the input's storage (the node computes nothing then,
     /// unless its output is a graph output).
     fn is_alias(&self) -> bool {
-        false
+        self.alias_offset().is_some()
+    }
+
+    /// When the output is a contiguous part of the input (a Slice of the outermost axes), the
+    /// element where it starts: the output may then be a view into the input's storage. `Some(0)`
+    /// for ops whose output is the input under another shape.
+    fn alias_offset(&self) -> Option<usize> {
+        None
     }
 
     /// The node function's body over `x: &[input element]` and `y: &mut [output element]`,

@@ -39,8 +39,11 @@ pub struct Slot {
 /// [`MemoryPlan::scratch_bytes`] stays exact.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryPlan {
-    /// For each value, the value whose storage it uses (itself unless an Identity alias).
+    /// For each value, the value whose storage it uses (itself unless an alias: Identity, the
+    /// shape ops, a contiguous Slice).
     pub root: Vec<ValueId>,
+    /// For each value, where it starts in its root's storage (in elements; 0 but for slices).
+    pub offset: Vec<usize>,
     /// The slot of each intermediate root value.
     pub slots: BTreeMap<ValueId, Slot>,
     /// Elements of each scratch buffer.
@@ -109,9 +112,11 @@ pub fn plan_memory(graph: &Graph) -> MemoryPlan {
     }
     let mut root: Vec<ValueId> = (0..n_values).collect();
     let mut elided = vec![false; end];
+    let mut offset = vec![0usize; n_values];
     for (k, node) in graph.nodes.iter().enumerate() {
-        if node.op.is_alias() && !is_output[node.output] {
+        if let Some(at) = node.op.alias_offset().filter(|_| !is_output[node.output]) {
             root[node.output] = root[node.input];
+            offset[node.output] = offset[node.input] + at;
             elided[k] = true;
         }
     }
@@ -149,6 +154,7 @@ pub fn plan_memory(graph: &Graph) -> MemoryPlan {
     }
     let mut plan = MemoryPlan {
         root,
+        offset,
         elided,
         ..MemoryPlan::default()
     };

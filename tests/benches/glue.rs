@@ -65,10 +65,10 @@ struct Runner {
 macro_rules! runner {
     ($m:ident, $x:ident, $data:expr) => {{
         let data: Vec<_> = $data;
-        let mut inputs: Box<$m::Inputs> = Box::new($m::Inputs::zeroed());
+        let mut inputs: Box<$m::Inputs> = Box::default();
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
         assert!(fill(&mut inputs.$x, &data), "input size");
-        let mut outputs: Box<$m::Outputs> = Box::new($m::Outputs::zeroed());
+        let mut outputs: Box<$m::Outputs> = Box::default();
         let out_sizes = $m::OUTPUT_BYTES;
         Runner {
             run: Box::new(move || $m::run_into(black_box(&inputs), black_box(&mut outputs))),
@@ -178,7 +178,7 @@ fn pairs() -> Vec<(&'static str, Runner, Runner)> {
 }
 
 fn main() {
-    // `Box::new(Inputs::zeroed())` builds the value on the stack first (in debug builds): a
+    // `Box::default()` builds the value on the stack first (in debug builds): a
     // thread with room for the largest (8 MiB).
     std::thread::Builder::new()
         .stack_size(64 << 20)

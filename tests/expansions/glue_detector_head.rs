@@ -92,7 +92,6 @@ pub mod glue_detector_head {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        let mut scratch_f32 = ::onnx_aot::bytes::Storage::<f32, 30>::zeroed();
         compute(
             inputs.p.as_slice().as_flattened().as_flattened(),
             inputs.m.as_slice().as_flattened().as_flattened().as_flattened(),
@@ -104,7 +103,6 @@ pub mod glue_detector_head {
                 .as_flattened_mut()
                 .as_flattened_mut()
                 .as_flattened_mut(),
-            scratch_f32.as_mut_slice(),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -114,6 +112,7 @@ pub mod glue_detector_head {
         scratch: &mut Scratch,
         outputs: &mut Outputs,
     ) {
+        let _ = scratch;
         compute(
             inputs.p.as_slice().as_flattened().as_flattened(),
             inputs.m.as_slice().as_flattened().as_flattened().as_flattened(),
@@ -125,27 +124,20 @@ pub mod glue_detector_head {
                 .as_flattened_mut()
                 .as_flattened_mut()
                 .as_flattened_mut(),
-            scratch.scratch_f32.as_mut_slice(),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.
-    pub const SCRATCH_BYTES: usize = 120;
+    pub const SCRATCH_BYTES: usize = 0;
     /// Scratch memory of the intermediate values, one buffer per element type.
     ///
-    /// | value | type | shape | buffer | elements |
-    /// | --- | --- | --- | --- | --- |
-    /// | `s` | FLOAT | [1, 5, 6] | `scratch_f32` | 0..30 |
+    /// The model has no intermediate values: no scratch memory.
     #[derive(Clone, Debug, PartialEq)]
-    pub struct Scratch {
-        scratch_f32: [f32; 30],
-    }
+    pub struct Scratch {}
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
         pub const fn zeroed() -> Self {
-            Scratch {
-                scratch_f32: [<f32 as ::onnx_aot::Element>::ZERO; 30],
-            }
+            Scratch {}
         }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
@@ -157,12 +149,8 @@ pub mod glue_detector_head {
         out_conf: &mut [f32],
         out_cls: &mut [i64],
         out_pooled: &mut [f32],
-        scratch_f32: &mut [f32],
     ) {
-        if let Some(y) = scratch_f32.get_mut(0..30) {
-            node_0_slice(in_p, y);
-        }
-        if let Some(a0) = scratch_f32.get(0..30) {
+        if let Some(a0) = in_p.get(24..54) {
             node_3_argmax(a0, &mut *out_cls, &mut *out_conf);
         }
         node_4_reduce_max(in_m, &mut *out_pooled);
@@ -201,14 +189,12 @@ pub mod glue_detector_head {
         let mut out_buf_0 = ::onnx_aot::bytes::Storage::<f32, 6>::zeroed();
         let mut out_buf_1 = ::onnx_aot::bytes::Storage::<i64, 6>::zeroed();
         let mut out_buf_2 = ::onnx_aot::bytes::Storage::<f32, 2>::zeroed();
-        let mut scratch_f32 = ::onnx_aot::bytes::Storage::<f32, 30>::zeroed();
         compute(
             in_buf_0.as_slice(),
             in_buf_1.as_slice(),
             out_buf_0.as_mut_slice(),
             out_buf_1.as_mut_slice(),
             out_buf_2.as_mut_slice(),
-            scratch_f32.as_mut_slice(),
         );
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::bytes::encode(out_buf_1.as_slice(), out_1);
@@ -242,14 +228,12 @@ pub mod glue_detector_head {
             let mut out_conf = ::onnx_aot::nd::buffer::<f32>(6);
             let mut out_cls = ::onnx_aot::nd::buffer::<i64>(6);
             let mut out_pooled = ::onnx_aot::nd::buffer::<f32>(2);
-            let mut scratch_f32 = ::onnx_aot::nd::buffer::<f32>(30);
             compute(
                 in_p.as_slice(),
                 in_m.as_slice(),
                 out_conf.as_mut_slice(),
                 out_cls.as_mut_slice(),
                 out_pooled.as_mut_slice(),
-                scratch_f32.as_mut_slice(),
             );
             Ok(OutputArrays {
                 conf: ::onnx_aot::nd::into_array(out_conf, OUTPUT_SHAPES[0])?,
@@ -257,15 +241,6 @@ pub mod glue_detector_head {
                 pooled: ::onnx_aot::nd::into_array(out_pooled, OUTPUT_SHAPES[2])?,
             })
         }
-    }
-    /// ONNX node 0 `scores`: Slice-13 (opset 13).
-    /// Attributes as written: none (defaults); resolved: offset 24, strides [54, 6, 1].
-    /// Input `p`: FLOAT [1, 9, 6]; output `s`: FLOAT [1, 5, 6].
-    ///
-    /// Plan: strided copy from offset 24 over (size, stride) [(30, 1)].
-    #[inline]
-    fn node_0_slice(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::kernels::strided_copy(x, y, 24, &[(30, 1)]);
     }
     /// ONNX node 3 `cls`: ArgMax-13 (opset 13).
     /// Attributes as written: axis=-1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.

@@ -28,6 +28,9 @@ enum Place {
     Output(Ident),
     Scratch(Slot),
     Const(Ident),
+    /// Elements `[offset, offset + len)` of another place (a contiguous Slice of an input or
+    /// a constant).
+    Part(Box<Place>, usize, usize),
 }
 
 /// The name of the scratch buffer of an element type (`scratch_f32`).
@@ -97,12 +100,23 @@ impl<'g> Emitter<'g> {
                 Source::Input(_) => None,
             };
         }
-        // Identity aliases read their root's place.
+        // Aliases read their root's place, from their offset (a contiguous Slice).
         for id in 0..self.places.len() {
             let root = self.memory.root[id];
-            if root != id {
-                self.places[id] = self.places[root].clone();
+            if root == id {
+                continue;
             }
+            let (offset, len) = (self.memory.offset[id], self.graph.values[id].numel());
+            let whole = offset == 0 && len == self.graph.values[root].numel();
+            self.places[id] = match self.places[root].clone() {
+                Some(Place::Scratch(slot)) => Some(Place::Scratch(Slot {
+                    offset: slot.offset + offset,
+                    len,
+                    ..slot
+                })),
+                Some(place) if !whole => Some(Place::Part(Box::new(place), offset, len)),
+                other => other,
+            };
         }
     }
 
@@ -165,6 +179,22 @@ impl<'g> Emitter<'g> {
                 (quote!(#buf.get(#a..#b)), true)
             };
         }
+        if let Some(Place::Part(base, offset, len)) = self.places[id].as_ref() {
+            let base = match base.as_ref() {
+                Place::Input(f) => {
+                    let p = format_ident!("in_{}", f);
+                    quote!(#p)
+                }
+                Place::Output(f) => {
+                    let p = format_ident!("out_{}", f);
+                    quote!((&*#p))
+                }
+                Place::Const(c) => quote!(#c.as_slice()),
+                Place::Scratch(_) | Place::Part(..) => quote!((&[])),
+            };
+            let (a, b) = (lit_usize(*offset), lit_usize(offset + len));
+            return (quote!(#base.get(#a..#b)), true);
+        }
         let plain = match self.places[id].as_ref() {
             Some(Place::Input(f)) => {
                 let p = format_ident!("in_{}", f);
@@ -179,7 +209,7 @@ impl<'g> Emitter<'g> {
                 }
             }
             Some(Place::Const(c)) => quote!(#c.as_slice()),
-            Some(Place::Scratch(_)) | None => quote!(&[]),
+            Some(Place::Scratch(_) | Place::Part(..)) | None => quote!(&[]),
         };
         (plain, false)
     }
@@ -279,12 +309,25 @@ impl<'g> Emitter<'g> {
             .filter(|(_, m)| m.len() > 1)
             .flat_map(|(_, m)| m.iter().copied())
             .collect();
+        // Other views that may be absent (parts of inputs) are taken the same way.
+        let mut optional = Vec::new();
+        for (i, &(v, mutable)) in args.iter().enumerate() {
+            let scratch = matches!(self.places[v], Some(Place::Scratch(_)));
+            let (view, opt) = self.view(v, mutable);
+            if !scratch && opt {
+                let n = &names[i];
+                patterns.push(quote!(Some(#n)));
+                sources.push(view);
+                optional.push(i);
+            }
+        }
         let call_args = args.iter().enumerate().map(|(i, &(v, mutable))| {
             let scratch = matches!(self.places[v], Some(Place::Scratch(_)));
             let n = &names[i];
             match (scratch, mutable) {
                 (true, false) if disjoint.contains(&i) => quote!(&*#n),
                 (true, _) => quote!(#n),
+                (false, _) if optional.contains(&i) => quote!(#n),
                 (false, _) => self.view(v, mutable).0,
             }
         });

@@ -55,8 +55,8 @@ impl Compute for IdentityOp {
         None
     }
 
-    fn is_alias(&self) -> bool {
-        true
+    fn alias_offset(&self) -> Option<usize> {
+        Some(0)
     }
 
     fn emit(&self, _input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {

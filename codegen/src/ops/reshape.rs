@@ -311,8 +311,8 @@ impl Compute for ShapeOnlyOp {
         None
     }
 
-    fn is_alias(&self) -> bool {
-        true
+    fn alias_offset(&self) -> Option<usize> {
+        Some(0)
     }
 
     fn emit(&self, _input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {

@@ -321,6 +321,14 @@ impl Compute for StridedOp {
         self.view.perm.as_deref()
     }
 
+    fn alias_offset(&self) -> Option<usize> {
+        // One contiguous run (or nothing): a view of the input from `offset`.
+        match self.view.runs().as_slice() {
+            [] | [(_, 1)] if self.view.perm.is_none() => Some(self.view.offset),
+            _ => None,
+        }
+    }
+
     fn emit(&self, _input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
         let runs = self.view.runs();
         let pairs = runs.iter().map(|&(size, stride)| {
