@@ -8,22 +8,64 @@ const KEYWORDS: &[&str] = &[
     "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// Whether `c` is written as its escape in generated docs: control characters (a carriage
+/// return, a line feed inside a name, terminal escapes; tabs stay) and the bidirectional
+/// formatting characters, which rustc refuses in comments (`text_direction_codepoint_in_comment`)
+/// and which reorder what a reader sees.
+fn escaped_in_docs(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// A doc line safe to print as a `///` or `/** */` comment and to read in rustdoc: every control
-/// character (a carriage return, a line feed inside a name, terminal escapes) is written as its
-/// escape (`\r`, `\n`, `\u{1b}`); tabs stay.
+/// or bidirectional formatting character is written as its escape (`\r`, `\n`, `\u{1b}`,
+/// `\u{202e}`).
 pub fn doc_line(line: &str) -> String {
-    if !line.chars().any(|c| c.is_control() && c != '\t') {
+    if !line.chars().any(escaped_in_docs) {
         return line.to_string();
     }
     let mut out = String::with_capacity(line.len() + 8);
     for c in line.chars() {
-        if c.is_control() && c != '\t' {
+        if escaped_in_docs(c) {
             out.extend(c.escape_debug());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// A name from the model as inert rustdoc text: a code span (nothing in it is markdown, HTML or
+/// a link) fenced by more backticks than the name holds in a row, with `|` escaped so that it
+/// stays in its table cell, and escapes for control and bidirectional characters.
+pub fn code(name: &str) -> String {
+    let longest = name.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if name.starts_with('`') || name.ends_with('`') || name.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    doc_line(&format!(
+        "{fence}{pad}{}{pad}{fence}",
+        name.replace('|', "\\|")
+    ))
+}
+
+/// Free text from the model (doc strings, producer, metadata values) as inert rustdoc: a fenced
+/// `text` block (never compiled or run as a doctest, never markdown or HTML), fenced by more
+/// backticks than any line holds in a row; one doc line per line, each escaped as [`doc_line`].
+pub fn text_block(text: &str) -> Vec<String> {
+    let longest = text
+        .split(|c| c != '`' && c != '~')
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let mut lines = vec![format!(" {fence}text")];
+    lines.extend(text.lines().map(|l| doc_line(&format!(" {l}"))));
+    lines.push(format!(" {fence}"));
+    lines
 }
 
 /// A snake_case Rust identifier for an ONNX name (`/model/ArgMax_output_0` ->
@@ -88,6 +130,20 @@ pub fn unique(names: &[&str]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn model_text_stays_inert() {
+        assert_eq!(code("x"), "`x`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(code("\u{202e}x"), "`\\u{202e}x`");
+        let block = text_block("```rust\nstd::process::exit(1);\n```");
+        assert_eq!(block[0], " ````text");
+        assert_eq!(block.last().unwrap(), " ````");
+        assert_eq!(block[1], " ```rust");
+        assert_eq!(doc_line("a\u{1b}[31m"), "a\\u{1b}[31m");
+    }
 
     #[test]
     fn sanitizes_exporter_names() {

@@ -300,8 +300,8 @@ fn model_docs_and_metadata_reach_the_module_docs() {
     let code = onnx_aot_codegen::generate_pretty(&bytes(&m), &Options::new("m")).unwrap();
     for part in [
         "Picks the top class.",
-        "produced by pytorch",
-        "`author`: me",
+        "produced by `pytorch`",
+        "`author`: `me`",
         "| 0 `the_node` | ArgMax-13 |",
     ] {
         assert!(code.contains(part), "docs lack {part:?}:\n{code}");

@@ -245,7 +245,7 @@ pub mod glue_detector_head {
     /// ONNX node 3 `cls`: ArgMax-13 (opset 13).
     /// Attributes as written: axis=-1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
     /// Input `s`: FLOAT [1, 5, 6]; output `cls`: INT64 [1, 6].
-    /// Fused in the same pass: node 2 "conf" (ReduceMax-13, opset 13) (axes [1], keepdims 0), output `conf`: FLOAT [1, 6] (into `also_0`).
+    /// Fused in the same pass: node 2 `conf` (ReduceMax-13) (axes [1], keepdims 0), output `conf`: FLOAT [1, 6] (into `also_0`).
     ///
     /// Plan: arg-reduction over 5 rows of 6 lanes, several rows at a time, in tiles of 136 block(s); the extreme values read at the indices (the fused ReduceMax).
     #[inline]

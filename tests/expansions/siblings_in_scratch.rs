@@ -250,7 +250,7 @@ pub mod siblings_in_scratch {
     /// ONNX node 2 `which`: ArgMax-13 (opset 13).
     /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
     /// Input `m`: FLOAT [2, 5, 4]; output `i`: INT64 [2, 4].
-    /// Fused in the same pass: node 1 "best" (ReduceMax-13, opset 13) (axes [1], keepdims 0), output `v`: FLOAT [2, 4] (into `also_0`).
+    /// Fused in the same pass: node 1 `best` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 4] (into `also_0`).
     ///
     /// Plan: arg-reduction over 5 rows of 4 lanes, several rows at a time, in tiles of 204 block(s); the extreme values read at the indices (the fused ReduceMax).
     #[inline]

@@ -183,7 +183,7 @@ pub mod siblings_torch_max {
     /// ONNX node 1 `indices`: ArgMax-13 (opset 13).
     /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
     /// Input `x`: FLOAT [2, 6, 17]; output `i`: INT64 [2, 17].
-    /// Fused in the same pass: node 0 "values" (ReduceMax-13, opset 13) (axes [1], keepdims 0), output `v`: FLOAT [2, 17] (into `also_0`).
+    /// Fused in the same pass: node 0 `values` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 17] (into `also_0`).
     ///
     /// Plan: arg-reduction over 6 rows of 17 lanes, writing each lane's extreme too (the fused ReduceMax).
     #[inline]

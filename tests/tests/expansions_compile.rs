@@ -52,6 +52,7 @@ expansion!(siblings_in_scratch);
 expansion!(glue_reshape);
 expansion!(glue_shape_math);
 expansion!(glue_detector_head);
+expansion!(hostile_text);
 expansion!(exporter_pytorch);
 
 /// The first index of the largest element (a NaN beats every number), and that element.
@@ -183,4 +184,40 @@ fn glue_detector_head_agrees_with_a_plain_loop() {
         let map: Vec<f32> = inputs.m[0][c].as_flattened().to_vec();
         assert_eq!(out.pooled[0][c][0][0], plain_max(&map).0);
     }
+}
+
+#[test]
+fn hostile_model_text_is_inert_in_the_docs() {
+    let code = include_str!("../expansions/hostile_text.rs");
+    // The doc string sits in one fenced `text` block, longer than any fence in it.
+    let fence = code
+        .lines()
+        .position(|l| l.trim() == "/// ````text")
+        .expect("a text block");
+    let close = code
+        .lines()
+        .skip(fence + 1)
+        .position(|l| l.trim() == "/// ````")
+        .unwrap();
+    let inside: Vec<&str> = code.lines().skip(fence + 1).take(close).collect();
+    assert!(inside.iter().any(|l| l.contains("std::process::abort();")));
+    // Outside it no doc line opens a code block or holds raw HTML or the bidi character.
+    for (k, line) in code.lines().enumerate() {
+        if (fence..=fence + close + 1).contains(&k) {
+            continue;
+        }
+        let doc = line.trim_start();
+        if let Some(text) = doc.strip_prefix("///").or_else(|| doc.strip_prefix("//!")) {
+            assert!(!text.trim_start().starts_with("```"), "line {k}: {line}");
+            assert!(
+                !text.starts_with("     "),
+                "indented code at line {k}: {line}"
+            );
+        }
+        assert!(!line.contains('\u{202e}'), "bidi character at line {k}");
+    }
+    assert!(
+        code.contains("`x\\u{202e}y`"),
+        "the bidi character is written as its escape"
+    );
 }

@@ -157,6 +157,33 @@ fn file(relative: &str) -> Vec<u8> {
 
 /// Every snapshotted model: name (of the snapshot, the expansion file and the module), model
 /// bytes, options.
+fn hostile_text_model() -> Vec<u8> {
+    let bytes = model(
+        13,
+        vec![node(
+            "ArgMax",
+            "a`b|c",
+            &["x\u{202e}y"],
+            &["<b>out</b>"],
+            &[("axis", A::I(1)), ("keepdims", A::I(0))],
+        )],
+        vec![tensor("x\u{202e}y", FLOAT, &[2, 3])],
+        vec![tensor("<b>out</b>", INT64, &[2])],
+        vec![],
+    );
+    let mut m = ModelProto::decode(&bytes[..]).unwrap();
+    m.doc_string = "Usage:\n\n    let y = model.run(x); // indented: a code block in markdown\n\n\
+                    ```\nstd::process::abort();\n```\n<script>alert(1)</script> https://example.com"
+        .to_string();
+    m.producer_name = "`evil` | <i>x</i>".to_string();
+    m.metadata_props
+        .push(onnx_aot_codegen::onnx::StringStringEntryProto {
+            key: "note`".to_string(),
+            value: "two\nlines".to_string(),
+        });
+    m.encode_to_vec()
+}
+
 fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
     use A::*;
     let opts = |name: &str| Options::new(name).source_name(format!("{name}.onnx"));
@@ -607,6 +634,11 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("glue_detector_head"),
         ),
+        // Hostile model text: a doc string with a code fence (a doctest if it reached rustdoc as
+        // markdown), an indented usage note, HTML and a URL; metadata with a newline; names with
+        // backticks, pipes and a bidi control character. The expansion compiles under
+        // deny(warnings) (rustc refuses bidi characters in comments) and the text stays inert.
+        ("hostile_text", hostile_text_model(), opts("hostile_text")),
         // A model as PyTorch's exporter writes it (Constant, Identity, symbolic batch, names that
         // are paths), batch bound to 2.
         (
@@ -691,6 +723,7 @@ snapshot_tests!(
     glue_reshape,
     glue_shape_math,
     glue_detector_head,
+    hostile_text,
     exporter_pytorch,
 );
 

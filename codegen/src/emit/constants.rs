@@ -7,7 +7,7 @@ use quote::quote;
 use super::{Emitter, Place};
 use crate::dtype::DType;
 use crate::ir::{Source, Tensor, ValueId};
-use crate::names::doc_line;
+use crate::names::{code, doc_line};
 use crate::tokens::{float_lit, int_lit, lit_usize};
 
 impl Emitter<'_> {
@@ -26,8 +26,10 @@ impl Emitter<'_> {
             let n = lit_usize(value.numel());
             let elems = self.literals(t);
             let doc = doc_line(&format!(
-                " Constant `{}`: {} {:?}.",
-                value.name, value.dtype, value.shape
+                " Constant {}: {} {:?}.",
+                code(&value.name),
+                value.dtype,
+                value.shape
             ));
             out.extend(quote! {
                 #[doc = #doc]

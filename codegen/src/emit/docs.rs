@@ -4,7 +4,7 @@
 
 use super::{scratch_name, Emitter};
 use crate::ir::{Graph, Node, Value};
-use crate::names::doc_line;
+use crate::names::{code, doc_line, text_block};
 use crate::options::Options;
 
 /// The doc lines of the generated module: provenance, the model's own docs and metadata, the
@@ -22,23 +22,30 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
         .collect();
     let mut facts = Vec::new();
     if !info.graph_name.is_empty() {
-        facts.push(format!("graph `{}`", info.graph_name));
+        facts.push(format!("graph {}", code(&info.graph_name)));
     }
     if !info.producer.is_empty() {
-        facts.push(format!("produced by {}", info.producer));
+        facts.push(format!("produced by {}", code(&info.producer)));
     }
     facts.push(format!("IR version {}", info.ir_version));
     facts.push(format!("opsets: {}", opsets.join(", ")));
     docs.push(String::new());
     docs.push(format!(" Model: {}.", facts.join("; ")));
     if !info.doc.is_empty() {
+        // The model's own words, shown as they are: never markdown, HTML or a doctest.
         docs.push(String::new());
-        docs.extend(info.doc.lines().map(|l| format!(" {l}")));
+        docs.push(" The model's documentation:".to_string());
+        docs.push(String::new());
+        docs.extend(text_block(&info.doc));
     }
     if !info.metadata.is_empty() {
         docs.push(String::new());
         docs.push(" Metadata:".to_string());
-        docs.extend(info.metadata.iter().map(|(k, v)| format!(" - `{k}`: {v}")));
+        docs.extend(
+            info.metadata
+                .iter()
+                .map(|(k, v)| format!(" - {}: {}", code(k), code(v))),
+        );
     }
     docs.push(String::new());
     docs.push(" Nodes in execution order (Constant nodes are folded into constants):".to_string());
@@ -59,21 +66,21 @@ pub fn module_docs(graph: &Graph, options: &Options) -> Vec<String> {
         let name = if node.name.is_empty() {
             "(unnamed)".to_string()
         } else {
-            format!("`{}`", node.name)
+            code(&node.name)
         };
         let fused = fused_into
             .map(|k| format!(" (computed by node {k})"))
             .unwrap_or_default();
         docs.push(format!(
-            " | {} {} | {domain}{}-{}{fused} | `{}` {} {:?} | `{}` {} {:?} |",
+            " | {} {} | {domain}{}-{}{fused} | {} {} {:?} | {} {} {:?} |",
             node.index,
             name,
             node.op_type,
             node.version,
-            x.name,
+            code(&x.name),
             x.dtype,
             x.shape,
-            y.name,
+            code(&y.name),
             y.dtype,
             y.shape
         ));
@@ -95,8 +102,8 @@ impl Emitter<'_> {
         for (&v, slot) in &self.memory.slots {
             let value = &g.values[v];
             docs.push(doc_line(&format!(
-                " | `{}` | {} | {:?} | `{}` | {}..{} |",
-                value.name,
+                " | {} | {} | {:?} | `{}` | {}..{} |",
+                code(&value.name),
                 value.dtype,
                 value.shape,
                 scratch_name(slot.dtype),
@@ -119,7 +126,7 @@ pub(super) fn node_docs(node: &Node, x: &Value, y: &Value, also: &[&Value]) -> V
     let name = if node.name.is_empty() {
         "(unnamed)".to_string()
     } else {
-        format!("`{}`", node.name)
+        code(&node.name)
     };
     let written = if node.written.is_empty() {
         "none (defaults)".to_string()
@@ -136,8 +143,13 @@ pub(super) fn node_docs(node: &Node, x: &Value, y: &Value, also: &[&Value]) -> V
         ));
     }
     docs.push(format!(
-        " Input `{}`: {} {:?}; output `{}`: {} {:?}.",
-        x.name, x.dtype, x.shape, y.name, y.dtype, y.shape
+        " Input {}: {} {:?}; output {}: {} {:?}.",
+        code(&x.name),
+        x.dtype,
+        x.shape,
+        code(&y.name),
+        y.dtype,
+        y.shape
     ));
     for (k, (sibling, v)) in node.fused.iter().zip(also).enumerate() {
         let resolved = sibling
@@ -146,9 +158,17 @@ pub(super) fn node_docs(node: &Node, x: &Value, y: &Value, also: &[&Value]) -> V
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
         docs.push(format!(
-            " Fused in the same pass: {}{resolved}, output `{}`: {} {:?} (into `also_{k}`).",
-            sibling.describe(),
-            v.name,
+            " Fused in the same pass: node {} {} ({}-{}){resolved}, output {}: {} {:?} (into \
+             `also_{k}`).",
+            sibling.index,
+            if sibling.name.is_empty() {
+                "(unnamed)".to_string()
+            } else {
+                code(&sibling.name)
+            },
+            sibling.op_type,
+            sibling.version,
+            code(&v.name),
             v.dtype,
             v.shape
         ));

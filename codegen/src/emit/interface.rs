@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::Emitter;
 use crate::ir::Value;
-use crate::names::doc_line;
+use crate::names::{code, doc_line};
 use crate::tokens::lit_usize;
 
 impl Emitter<'_> {
@@ -64,8 +64,10 @@ impl Emitter<'_> {
     pub(super) fn tensor_structs(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
         let field_doc = |kind: &str, v: &Value| {
             doc_line(&format!(
-                " ONNX {kind} `{}`: {} {:?}.",
-                v.name, v.dtype, v.shape
+                " ONNX {kind} {}: {} {:?}.",
+                code(&v.name),
+                v.dtype,
+                v.shape
             ))
         };
         let in_fields = &self.input_fields;

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::Emitter;
 use crate::ir::Value;
-use crate::names::doc_line;
+use crate::names::{code, doc_line};
 use crate::tokens::lit_usize;
 
 impl Emitter<'_> {
@@ -28,8 +28,10 @@ impl Emitter<'_> {
             .iter()
             .map(|v| {
                 doc_line(&format!(
-                    " ONNX output `{}`: {} {:?}.",
-                    v.name, v.dtype, v.shape
+                    " ONNX output {}: {} {:?}.",
+                    code(&v.name),
+                    v.dtype,
+                    v.shape
                 ))
             })
             .collect();
