@@ -154,6 +154,19 @@ pub struct Options {
     pub start: Vec<Start>,
     /// The tensors kept as outputs, instead of the graph's own outputs.
     pub outputs: Option<Vec<String>>,
+    /// Bindings given more than once (reported as errors: the last one does not silently win).
+    pub repeated: Vec<Repeated>,
+}
+
+/// A binding given twice, as the builders record it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Repeated {
+    /// A dimension bound twice: its name, the first size and the second.
+    Dim(String, usize, usize),
+    /// A graph input frozen twice.
+    Input(String),
+    /// A name freed twice.
+    Free(String),
 }
 
 impl Default for Options {
@@ -168,6 +181,7 @@ impl Default for Options {
             frontend: Frontend::Library,
             start: Vec::new(),
             outputs: None,
+            repeated: Vec::new(),
         }
     }
 }
@@ -183,19 +197,28 @@ impl Options {
 
     /// Binds a symbolic dimension.
     pub fn dim(mut self, name: impl Into<String>, value: usize) -> Self {
-        self.dims.insert(name.into(), value);
+        let name = name.into();
+        if let Some(old) = self.dims.insert(name.clone(), value) {
+            self.repeated.push(Repeated::Dim(name, old, value));
+        }
         self
     }
 
     /// Freezes a graph input to constant elements (row-major).
     pub fn input(mut self, name: impl Into<String>, values: Vec<Scalar>) -> Self {
-        self.inputs.insert(name.into(), values);
+        let name = name.into();
+        if self.inputs.insert(name.clone(), values).is_some() {
+            self.repeated.push(Repeated::Input(name));
+        }
         self
     }
 
     /// Makes a graph input that is also an initializer a run-time input.
     pub fn free(mut self, name: impl Into<String>) -> Self {
-        self.free.insert(name.into());
+        let name = name.into();
+        if !self.free.insert(name.clone()) {
+            self.repeated.push(Repeated::Free(name));
+        }
         self
     }
 

@@ -931,3 +931,28 @@ fn op_types_and_domains_are_escaped_in_messages() {
     assert_has(&e, &["(\"x\\ny\"::\"evil\\n\\u{1b}[2J\")"]);
     assert!(!e.contains('\u{1b}') && !e.contains("x\ny"), "{e:?}");
 }
+
+#[test]
+fn bindings_given_twice_are_errors_not_last_one_wins() {
+    let m = model(
+        13,
+        vec![node("ArgMax", "a", &["x"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &[D::P("batch"), D::N(3)])],
+        vec![output("y")],
+    );
+    let e = errors_of(&m, &Options::default().dim("batch", 2).dim("batch", 3)).to_string();
+    assert_has(
+        &e,
+        &[
+            "binds \"batch\" twice (2 and 3)",
+            "bind each dimension once",
+        ],
+    );
+    let o = Options::default()
+        .dim("batch", 2)
+        .free("w")
+        .free("w")
+        .input("w", vec![1.into()]);
+    let e = errors_of(&m, &o).to_string();
+    assert_has(&e, &["names \"w\" twice", "both freed"]);
+}

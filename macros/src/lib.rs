@@ -102,6 +102,14 @@ fn expand(args: &ModelArgs) -> TokenStream {
             .outputs
             .as_ref()
             .map(|o| o.iter().map(|(n, _)| n.clone()).collect()),
+        // `dims` and `inputs` given twice are refused while parsing; `free` here.
+        repeated: args
+            .free
+            .iter()
+            .enumerate()
+            .filter(|(i, (n, _))| args.free[..*i].iter().any(|(m, _)| m == n))
+            .map(|(_, (n, _))| onnx_aot_codegen::options::Repeated::Free(n.clone()))
+            .collect(),
     };
     let analyzed = onnx_aot_codegen::cache::Cache::global().analyze(&path, &bytes, &options);
     match analyzed.map(|graph| onnx_aot_codegen::generate_from_graph(&graph, &options)) {

@@ -12,6 +12,7 @@ use crate::ir::{Source, Value};
 use crate::messages::{closest, did_you_mean, dims_fix, option_name, Binding};
 use crate::onnx::{self, ValueInfoProto};
 use crate::options::Frontend;
+use crate::options::Repeated;
 
 impl Loader<'_> {
     /// Adds the graph inputs: run-time inputs, frozen inputs and freed initializers.
@@ -102,9 +103,58 @@ impl Loader<'_> {
 
     /// Checks that every binding names something the model has.
     pub(super) fn check_bindings(&mut self, graph: &onnx::GraphProto) {
+        self.check_repeated();
         self.check_free(graph);
         self.check_frozen(graph);
         self.check_dims(graph);
+    }
+
+    /// Bindings given twice, and names both freed and frozen: errors, so that no binding wins
+    /// silently over another.
+    fn check_repeated(&mut self) {
+        let frontend = &self.options.frontend;
+        for r in &self.options.repeated {
+            let (message, blame) = match r {
+                Repeated::Dim(name, a, b) => (
+                    format!(
+                        "{} binds {name:?} twice ({a} and {b}); bind each dimension once",
+                        option_name(frontend, Binding::Dims)
+                    ),
+                    Blame::Dim(name.clone()),
+                ),
+                Repeated::Input(name) => (
+                    format!(
+                        "{} binds {name:?} twice; bind each input once",
+                        option_name(frontend, Binding::Inputs)
+                    ),
+                    Blame::Input(name.clone()),
+                ),
+                Repeated::Free(name) => (
+                    format!(
+                        "{} names {name:?} twice; name it once",
+                        option_name(frontend, Binding::Free)
+                    ),
+                    Blame::Free(name.clone()),
+                ),
+            };
+            self.errors.push(Error::with_blame(message, blame));
+        }
+        for name in self
+            .options
+            .free
+            .iter()
+            .filter(|n| self.options.inputs.contains_key(*n))
+        {
+            self.errors.push(Error::with_blame(
+                format!(
+                    "{name:?} is both freed ({}: a run-time input) and bound to constants ({}); \
+                     keep one of the two",
+                    option_name(frontend, Binding::Free),
+                    option_name(frontend, Binding::Inputs)
+                ),
+                Blame::Free(name.clone()),
+            ));
+        }
     }
 
     /// Each name in `free` must be a graph input backed by an initializer.

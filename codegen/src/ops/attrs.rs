@@ -34,7 +34,17 @@ impl<'a> Attributes<'a> {
                 continue;
             };
             let want = type_code(spec.kind);
-            if a.r#type != want && a.r#type != attribute_type::UNDEFINED {
+            // An attribute without its type field (old exporters) is read by what it holds.
+            let given = if a.r#type == attribute_type::UNDEFINED {
+                payload_type(a).unwrap_or(want)
+            } else {
+                a.r#type
+            };
+            if given != want {
+                let a = &AttributeProto {
+                    r#type: given,
+                    ..(*a).clone()
+                };
                 errors.push((
                     a.name.clone(),
                     format!(
@@ -207,6 +217,29 @@ fn retype_hint(a: &AttributeProto, want: i32) -> String {
     format!("write it as an integer, e.g. {name}={example}{not}")
 }
 
+/// The type an attribute without its type field holds, by the one payload it carries: `None`
+/// when nothing tells (a zero `i` or `f` fits either).
+fn payload_type(a: &AttributeProto) -> Option<i32> {
+    use attribute_type as t;
+    if !a.ints.is_empty() {
+        Some(t::INTS)
+    } else if !a.floats.is_empty() {
+        Some(t::FLOATS)
+    } else if a.t.is_some() {
+        Some(t::TENSOR)
+    } else if !a.strings.is_empty() {
+        Some(t::STRINGS)
+    } else if !a.s.is_empty() {
+        Some(t::STRING)
+    } else if a.f != 0.0 {
+        Some(t::FLOAT)
+    } else if a.i != 0 {
+        Some(t::INT)
+    } else {
+        None
+    }
+}
+
 /// Makes an axis non-negative, checking its range for the op version.
 pub fn normalize_axis(
     axis: i64,
@@ -275,4 +308,59 @@ pub fn reduced_shape(shape: &[usize], axes: &[usize], keepdims: bool) -> Vec<usi
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{Attr, Input};
+
+    const SIG: Signature = Signature {
+        inputs: &[Input::DATA],
+        attributes: &[
+            Attr {
+                name: "axis",
+                kind: AttrKind::Int,
+            },
+            Attr {
+                name: "value_float",
+                kind: AttrKind::Float,
+            },
+        ],
+    };
+
+    fn node(a: AttributeProto) -> NodeProto {
+        NodeProto {
+            attribute: vec![a],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn attributes_without_a_type_are_read_by_what_they_hold() {
+        // An old exporter's `axis` with no type field but an int: accepted.
+        let n = node(AttributeProto {
+            name: "axis".into(),
+            i: 1,
+            ..Default::default()
+        });
+        let a = Attributes::parse(&n, &SIG, "node").unwrap();
+        assert_eq!(a.int("axis"), Some(1));
+        // A `value_float` holding ints: an error, never a silent 0.0.
+        let n = node(AttributeProto {
+            name: "value_float".into(),
+            ints: vec![3],
+            ..Default::default()
+        });
+        let e = Attributes::parse(&n, &SIG, "node").unwrap_err();
+        assert!(e.contains("has type INTS, but it must be FLOAT"), "{e}");
+        // Typed as INTS: the same error.
+        let n = node(AttributeProto {
+            name: "value_float".into(),
+            ints: vec![3],
+            r#type: attribute_type::INTS,
+            ..Default::default()
+        });
+        assert!(Attributes::parse(&n, &SIG, "node").is_err());
+    }
 }
