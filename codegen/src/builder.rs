@@ -158,8 +158,8 @@ impl Builder {
             }
             return Err(BuildError::Model(self.model.clone(), errors));
         }
-        let bytes =
-            std::fs::read(&self.model).map_err(|e| BuildError::Read(self.model.clone(), e))?;
+        let bytes = crate::model_file::read_model_file(&self.model)
+            .map_err(|e| BuildError::Read(self.model.clone(), std::io::Error::other(e)))?;
         let code = generate_pretty(&bytes, &self.options)
             .map_err(|e| BuildError::Model(self.model.clone(), e))?;
         let out = match self.out_file {

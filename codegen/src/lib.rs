@@ -85,6 +85,7 @@ pub mod limits;
 pub mod load;
 pub mod memory;
 pub mod messages;
+pub mod model_file;
 pub mod names;
 pub mod onnx;
 pub mod ops;

@@ -71,6 +71,14 @@ fn errors_go_to_stderr_with_failure_status() {
     assert_eq!(code, 1);
     assert!(err.contains("cannot read model file no/such.onnx"), "{err}");
 
+    // Only regular files: a device is refused at once (never read until memory runs out).
+    #[cfg(unix)]
+    {
+        let (code, _, err) = cli(&["emit", "/dev/zero"]);
+        assert_eq!(code, 1);
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+
     let (code, _, err) = cli(&["emit", "examples/models/top1.onnx", "--dims", "batch"]);
     assert_eq!(code, 1);
     assert!(err.contains("expected NAME=SIZE"), "{err}");

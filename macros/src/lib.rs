@@ -69,9 +69,9 @@ fn expand(args: &ModelArgs) -> TokenStream {
         Ok(m) if m.is_dir() => Err(format!(
             "`{relative}` is a directory ({shown}), not an .onnx file; name the model file itself"
         )),
-        Ok(_) => {
-            std::fs::read(&path).map_err(|e| format!("cannot read `{relative}` ({shown}): {e}"))
-        }
+        // Only a regular file, bounded in size: never a pipe or a device.
+        Ok(_) => onnx_aot_codegen::model_file::read_model_file(&path)
+            .map_err(|e| format!("model file `{relative}`: {e}")),
         Err(e) => Err(format!(
             "cannot read model file `{relative}` ({shown}): {e}; the path is relative to \
              CARGO_MANIFEST_DIR, the directory of this crate's Cargo.toml"

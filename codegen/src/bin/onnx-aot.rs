@@ -96,8 +96,7 @@ fn options(m: &Model) -> Result<Options, String> {
 fn run(command: &Command) -> Result<String, String> {
     let (Command::Emit(m) | Command::Inspect(m)) = command;
     let o = options(m)?;
-    let bytes = std::fs::read(&m.model)
-        .map_err(|e| format!("cannot read model file {}: {e}", m.model.display()))?;
+    let bytes = onnx_aot_codegen::model_file::read_model_file(&m.model)?;
     match command {
         Command::Emit(_) => generate_pretty(&bytes, &o).map_err(|e| e.to_string()),
         Command::Inspect(_) => {
