@@ -149,8 +149,20 @@ impl Builder {
 
     /// Generates the module, writes it, prints `cargo:rerun-if-changed` for the model, and
     /// returns the path written.
-    pub fn write(self) -> Result<PathBuf, BuildError> {
+    pub fn write(mut self) -> Result<PathBuf, BuildError> {
         println!("cargo:rerun-if-changed={}", self.model.display());
+        let name = &self.options.module_name;
+        if crate::names::sanitize(name) != *name {
+            self.malformed.push(format!(
+                "Builder::module_name({name:?}) is not a Rust module name (it would be written \
+                 as `{}`); give a snake_case name that is not a keyword, e.g. {:?}",
+                crate::names::sanitize(name),
+                format!(
+                    "{}_model",
+                    crate::names::sanitize(name).trim_end_matches('_')
+                )
+            ));
+        }
         if !self.malformed.is_empty() {
             let mut errors = Errors::new();
             for m in &self.malformed {

@@ -79,8 +79,9 @@ fn errors_go_to_stderr_with_failure_status() {
         assert!(err.contains("not a regular file"), "{err}");
     }
 
+    // Malformed option values are usage errors, like clap's own: exit status 2.
     let (code, _, err) = cli(&["emit", "examples/models/top1.onnx", "--dims", "batch"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("expected NAME=SIZE"), "{err}");
 
     let (code, _, _) = cli(&["frobnicate"]);
@@ -121,6 +122,13 @@ fn inspect_lists_where_a_cut_can_start_and_start_cuts_there() {
     assert_eq!(code, 1);
     assert!(err.contains("`--start 'logits:f32[..dims..]'`"), "{err}");
     let (code, _, err) = cli(&["emit", model, "--start", "logits:f33[2,4]"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("did you mean `f32`"), "{err}");
+    let head = "examples/models/head.onnx";
+    let (code, _, err) = cli(&["emit", head, "--dims", "batch=2", "--inputs", "axes=1e400"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("beyond the range of f64; write `inf`"),
+        "{err}"
+    );
 }

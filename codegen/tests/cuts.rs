@@ -307,3 +307,21 @@ fn the_builder_cuts_with_the_same_rules() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_builder_refuses_module_names_it_would_rewrite() {
+    let dir = std::env::temp_dir().join(format!("onnx-aot-modname-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("m.onnx");
+    std::fs::write(&model, bytes(&classifier(true))).unwrap();
+    for bad in ["type", "My Model", "2fast"] {
+        let e = onnx_aot_codegen::Builder::new(&model)
+            .module_name(bad)
+            .out_file(dir.join("x.rs"))
+            .write()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is not a Rust module name"), "{bad}: {e}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

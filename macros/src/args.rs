@@ -298,7 +298,18 @@ impl ModelArgs {
             block.parse::<Token![:]>()?;
             match key_name.as_str() {
                 "dims" => braced_entries(block, |e, name, span| {
-                    let lit: syn::LitInt = e.parse()?;
+                    if e.peek(Token![-]) {
+                        return Err(e.error(format!(
+                            "dimension sizes are non-negative integers; `{name} = -..` is not \
+                             one: write the size the model is compiled for, e.g. `{name} = 1`"
+                        )));
+                    }
+                    let lit: syn::LitInt = e.parse().map_err(|err| {
+                        syn::Error::new(
+                            err.span(),
+                            format!("expected a size for `{name}`, e.g. `{name} = 1`"),
+                        )
+                    })?;
                     let value: usize = lit.base10_parse()?;
                     if self.dims.iter().any(|d| d.name == name) {
                         return Err(syn::Error::new(

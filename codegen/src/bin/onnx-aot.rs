@@ -74,8 +74,16 @@ fn options(m: &Model) -> Result<Options, String> {
             .split(',')
             .filter(|v| !v.trim().is_empty())
             .map(|v| {
-                Scalar::parse(v)
-                    .ok_or_else(|| format!("--inputs {i:?}: {v:?} is not a number or bool"))
+                Scalar::parse(v).ok_or_else(|| {
+                    if v.trim().parse::<f64>().is_ok_and(f64::is_infinite) {
+                        format!(
+                            "--inputs {i:?}: {v:?} is beyond the range of f64; write `inf` or \
+                             `-inf` for an infinity"
+                        )
+                    } else {
+                        format!("--inputs {i:?}: {v:?} is not a number or bool")
+                    }
+                })
             })
             .collect();
         o = o.input(name.trim(), parsed?);
@@ -93,12 +101,25 @@ fn options(m: &Model) -> Result<Options, String> {
     Ok(o)
 }
 
-fn run(command: &Command) -> Result<String, String> {
+/// Why a run failed: a malformed option value (a usage error, exit status 2, as clap's own), or
+/// the model (exit status 1).
+enum Failure {
+    Usage(String),
+    Model(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Self {
+        Failure::Model(e)
+    }
+}
+
+fn run(command: &Command) -> Result<String, Failure> {
     let (Command::Emit(m) | Command::Inspect(m)) = command;
-    let o = options(m)?;
+    let o = options(m).map_err(Failure::Usage)?;
     let bytes = onnx_aot_codegen::model_file::read_model_file(&m.model)?;
     match command {
-        Command::Emit(_) => generate_pretty(&bytes, &o).map_err(|e| e.to_string()),
+        Command::Emit(_) => generate_pretty(&bytes, &o).map_err(|e| Failure::Model(e.to_string())),
         Command::Inspect(_) => {
             // Where a cut can start, even (above all) when the whole model does not compile.
             let points = onnx_aot_codegen::load::decode(&bytes, &o.source_name)
@@ -109,8 +130,8 @@ fn run(command: &Command) -> Result<String, String> {
             });
             match summary {
                 Ok(text) => Ok(format!("{text}{points}")),
-                Err(e) if points.is_empty() => Err(e.to_string()),
-                Err(e) => Err(format!("{e}\n\n{points}")),
+                Err(e) if points.is_empty() => Err(Failure::Model(e.to_string())),
+                Err(e) => Err(Failure::Model(format!("{e}\n\n{points}"))),
             }
         }
     }
@@ -123,14 +144,18 @@ fn main() -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
+        Err(failure) => {
+            let (e, status) = match failure {
+                Failure::Usage(e) => (e, ExitCode::from(2)),
+                Failure::Model(e) => (e, ExitCode::FAILURE),
+            };
             let e = if e.starts_with("error") {
                 e
             } else {
                 format!("error: {e}")
             };
             eprintln!("{e}");
-            ExitCode::FAILURE
+            status
         }
     }
 }
