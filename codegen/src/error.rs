@@ -55,10 +55,17 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Several errors, in the order they were found. Never empty when returned as an `Err`.
+/// The most errors kept: a hostile model can have one per node, and the first ones say what
+/// is wrong; the rest are counted in a last error.
+pub const MAX_ERRORS: usize = 50;
+
+/// Several errors, in the order they were found (the first [`MAX_ERRORS`], then a count of the
+/// others). Never empty when returned as an `Err`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Errors {
     list: Vec<Error>,
+    /// Errors found beyond [`MAX_ERRORS`], counted only.
+    dropped: usize,
 }
 
 impl Errors {
@@ -67,9 +74,13 @@ impl Errors {
         Errors::default()
     }
 
-    /// Records one error.
+    /// Records one error (or counts it, beyond [`MAX_ERRORS`]).
     pub fn push(&mut self, error: Error) {
-        self.list.push(error);
+        if self.list.len() < MAX_ERRORS {
+            self.list.push(error);
+        } else {
+            self.dropped += 1;
+        }
     }
 
     /// Records an error about the model file.
@@ -94,22 +105,36 @@ impl Errors {
 
     /// Moves every error of `other` into `self`.
     pub fn extend(&mut self, other: Errors) {
-        self.list.extend(other.list);
+        self.dropped += other.dropped;
+        for e in other.list {
+            self.push(e);
+        }
     }
 
-    /// `Ok(value)` when nothing was recorded, `Err(self)` otherwise.
-    pub fn finish<T>(self, value: T) -> Result<T, Errors> {
+    /// `Ok(value)` when nothing was recorded, `Err(self)` otherwise (with the count of the
+    /// errors beyond [`MAX_ERRORS`] as a last error).
+    pub fn finish<T>(mut self, value: T) -> Result<T, Errors> {
         if self.list.is_empty() {
-            Ok(value)
-        } else {
-            Err(self)
+            return Ok(value);
         }
+        if self.dropped > 0 {
+            self.list.push(Error::model(format!(
+                "... and {} more errors not shown (onnx-aot reports the first {MAX_ERRORS}); fix \
+                 these and build again",
+                self.dropped
+            )));
+            self.dropped = 0;
+        }
+        Err(self)
     }
 }
 
 impl From<Error> for Errors {
     fn from(error: Error) -> Self {
-        Errors { list: vec![error] }
+        Errors {
+            list: vec![error],
+            dropped: 0,
+        }
     }
 }
 

@@ -42,9 +42,16 @@ pub fn memory(graph: &Graph) -> Memory {
 /// A plain-text table of the graph, for `onnx-aot inspect`.
 pub fn summary(graph: &Graph, code_bytes: usize) -> String {
     let mut s = String::new();
+    // Names are printed with control and bidirectional characters escaped: terminal escapes in
+    // a model must not reach the terminal.
     let v = |id: usize| {
         let value = &graph.values[id];
-        format!("{} {} {:?}", value.name, value.dtype, value.shape)
+        format!(
+            "{} {} {:?}",
+            crate::names::doc_line(&value.name),
+            value.dtype,
+            value.shape
+        )
     };
     let _ = writeln!(s, "inputs:");
     for &i in &graph.inputs {
@@ -70,7 +77,7 @@ pub fn summary(graph: &Graph, code_bytes: usize) -> String {
             s,
             "  {:<4} {:<20} {:<22} {:<36} {}",
             n.index,
-            n.name,
+            crate::names::doc_line(&n.name),
             op,
             v(n.input),
             v(n.output)

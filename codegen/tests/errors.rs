@@ -956,3 +956,25 @@ fn bindings_given_twice_are_errors_not_last_one_wins() {
     let e = errors_of(&m, &o).to_string();
     assert_has(&e, &["names \"w\" twice", "both freed"]);
 }
+
+#[test]
+fn errors_are_capped_with_a_count_of_the_rest() {
+    // 200 nodes with a bad axis each: the first 50 errors, then one that counts the others.
+    let nodes: Vec<_> = (0..200)
+        .map(|k| {
+            node(
+                "ArgMax",
+                &format!("n{k}"),
+                &["x"],
+                &[&format!("y{k}")],
+                vec![attr_int("axis", 9)],
+            )
+        })
+        .collect();
+    let outputs = (0..200).map(|k| output(&format!("y{k}"))).collect();
+    let m = model(13, nodes, vec![vi("x", FLOAT, &n(&[2, 3]))], outputs);
+    let e = errors_of(&m, &Options::default());
+    assert_eq!(e.len(), onnx_aot_codegen::error::MAX_ERRORS + 1);
+    let last = e.iter().last().unwrap().message.clone();
+    assert!(last.contains("and 150 more errors not shown"), "{last}");
+}

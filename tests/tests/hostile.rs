@@ -784,3 +784,18 @@ fn pretty_docs_escape_control_characters() {
     assert!(code.contains(&format!("/// ONNX input `{escaped}`: FLOAT [2, 3].")));
     syn::parse_file(&code).expect("the pretty output parses");
 }
+
+#[test]
+fn inspect_escapes_terminal_control_characters() {
+    let stem = "control_chars_valid";
+    let graph = onnx_aot_codegen::analyze(&read(stem), &options(stem)).expect("the model is valid");
+    let text = onnx_aot_codegen::inspect::summary(&graph, 0);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\r') && !text.contains('\u{7}'),
+        "terminal control characters reach inspect's output:\n{text}"
+    );
+    assert!(
+        text.contains(r"\u{1b}[2J"),
+        "the name is shown escaped:\n{text}"
+    );
+}
