@@ -4,10 +4,18 @@
 use super::shared::{find_first, nan_pairs, take, take_chunk, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
+/// The stack the running state of [`arg_lanes`] may take: 8 KiB, or 768 bytes with the
+/// `small-code` feature (firmware stacks).
+pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
+    768
+} else {
+    8192
+};
+
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
-/// `u32` row number per lane) lives on the stack and stays within 8 KiB.
+/// `u32` row number per lane) lives on the stack and stays within [`TILE_BYTES`].
 pub const fn arg_tile(inner: usize, elem_size: usize) -> usize {
-    let cap = (8192 / (elem_size + 4)) / LANES * LANES;
+    let cap = (TILE_BYTES / (elem_size + 4)) / LANES * LANES;
     let want = inner.div_ceil(LANES) * LANES;
     if want < cap {
         want
@@ -322,15 +330,14 @@ mod tests {
         // One chunk for a few lanes, whole chunks above, and the cap of 8 KiB of state.
         assert_eq!(arg_tile(1, 4), LANES);
         assert_eq!(arg_tile(LANES + 1, 4), 2 * LANES);
-        assert_eq!(arg_tile(1024, 4), 1024);
-        assert_eq!(arg_tile(4096, 4), 1024);
-        assert_eq!(arg_tile(4096, 8), 8192 / 12 / LANES * LANES);
-        assert_eq!(arg_tile(4096, 1), 8192 / 5 / LANES * LANES);
+        assert_eq!(arg_tile(4096, 4), TILE_BYTES / 8 / LANES * LANES);
+        assert_eq!(arg_tile(4096, 8), TILE_BYTES / 12 / LANES * LANES);
+        assert_eq!(arg_tile(4096, 1), TILE_BYTES / 5 / LANES * LANES);
         for size in [1, 2, 4, 8] {
             for inner in [1, 15, 16, 100, 1000, 5000] {
                 let t = arg_tile(inner, size);
                 assert!(
-                    t.is_multiple_of(LANES) && t >= LANES && t * (size + 4) <= 8192,
+                    t.is_multiple_of(LANES) && t >= LANES && t * (size + 4) <= TILE_BYTES,
                     "{inner} {size}"
                 );
             }

@@ -8,8 +8,13 @@ use super::arg_row::{arg_row, arg_row_clearing};
 use super::shared::{fill, take};
 use crate::{Element, Max};
 
-/// Lanes processed together by the strided Hardmax kernel.
-const TILE: usize = 256;
+/// Lanes processed together by the strided Hardmax kernel (their rows as `i64` on the stack:
+/// 2 KiB, or 256 bytes with the `small-code` feature).
+const TILE: usize = if cfg!(feature = "small-code") {
+    32
+} else {
+    256
+};
 
 /// Hardmax of a contiguous row: 1 at the first maximum (or first NaN), 0 elsewhere.
 #[inline(always)]

@@ -10,7 +10,9 @@
 //!   the rows left over are combined at the end.
 
 use super::arg_lanes::arg_lanes;
-use super::reduce::reduce_lanes_rows;
+use super::arg_row::arg_row;
+use super::hardmax::hardmax_row;
+use super::reduce::{fold, reduce_lanes_rows};
 use super::shared::{fill, step, take, LANES};
 use crate::{Direction, Element, Max};
 
@@ -36,6 +38,13 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
     x: &[T],
     y: &mut [i64],
 ) {
+    if cfg!(feature = "small-code") {
+        // One row at a time through the compact row kernel: no unrolled copy per row length.
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(R)) {
+            *o = arg_row::<T, D, LAST>(row) as i64;
+        }
+        return;
+    }
     let (rows, _) = x.as_chunks::<R>();
     for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
         let mut idx = [0u32; ROW_TILE];
@@ -75,6 +84,12 @@ fn arg_small<T: Element, D: Direction, const LAST: bool, const R: usize>(row: &[
 /// ```
 #[inline]
 pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
+    if cfg!(feature = "small-code") {
+        for (x, y) in x.chunks_exact(R).zip(y.chunks_exact_mut(R)) {
+            hardmax_row(x, y);
+        }
+        return;
+    }
     let (rows, _) = x.as_chunks::<R>();
     let (outs, _) = y.as_chunks_mut::<R>();
     for (out, row) in outs.iter_mut().zip(rows) {
@@ -125,6 +140,12 @@ pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TI
 /// rows that held a NaN is done again exactly.
 #[inline]
 pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
+    if cfg!(feature = "small-code") {
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(R)) {
+            *o = fold::<T, D>(*o, row);
+        }
+        return;
+    }
     let (rows, _) = x.as_chunks::<R>();
     for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
         let mut nan = false;
@@ -201,6 +222,11 @@ pub fn arg_lanes_narrow<
     if C == 0 || k == 0 || !W.is_multiple_of(C) {
         return;
     }
+    if cfg!(feature = "small-code") {
+        // The plain lane kernel on `C` lanes: less code, and no widened state on the stack.
+        arg_lanes::<T, D, LAST, TILE>(x, y, C);
+        return;
+    }
     let rows = x.len() / C;
     let groups = rows / k;
     let mut best = [T::ZERO; C];
@@ -252,6 +278,10 @@ pub fn reduce_lanes_narrow<T: Element, D: Direction, const C: usize, const W: us
 ) {
     let k = W / C;
     if C == 0 || k == 0 || !W.is_multiple_of(C) || acc.len() < C {
+        return;
+    }
+    if cfg!(feature = "small-code") {
+        reduce_lanes_rows::<T, D>(&mut acc[..C], x);
         return;
     }
     let groups = x.len() / W;

@@ -39,7 +39,8 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
     if N == 0 || plane == 0 || x.len() < planes * plane {
         return;
     }
-    if N > TILE {
+    if N > TILE || cfg!(feature = "small-code") {
+        // Long rows (or little code and stack): each plane's rows folded straight into `y`.
         for p in x.chunks_exact(plane).take(planes) {
             for (o, row) in y.iter_mut().zip(p.chunks_exact(N)) {
                 *o = fold::<T, D>(*o, row);
