@@ -9,11 +9,11 @@
 //!   the Hardmax is then dropped if nothing else reads it (ReduceMax → Hardmax → ArgMax becomes
 //!   ReduceMax → ArgMax).
 //! - **sibling fusion**: of the nodes that read one tensor, one that can compute another's output
-//!   in its own pass ([`Compute::absorbs`]: ArgMax computes ReduceMax over the same axis, as
+//!   in its own pass ([`Compute::absorbs`](crate::ir::Compute::absorbs): ArgMax computes ReduceMax over the same axis, as
 //!   `torch.max(x, dim)` exports) does so; the absorbed node is dropped, and the fused node
 //!   runs at the earlier of the two positions, before any reader of either output.
 //!
-//! Which rewrite applies is each op's decision (methods of [`Compute`]); this stage only walks
+//! Which rewrite applies is each op's decision (methods of [`Compute`](crate::ir::Compute)); this stage only walks
 //! the graph. Every rewrite keeps the outputs bit for bit (see each op's rule).
 
 use std::collections::HashMap;
@@ -45,7 +45,7 @@ fn producers(graph: &Graph) -> Vec<Option<usize>> {
 }
 
 /// A node over a Transpose's output reads the Transpose's input with its axes mapped, when its
-/// op allows it ([`Compute::over_permuted`]: the output's layout is kept).
+/// op allows it ([`Compute::over_permuted`](crate::ir::Compute::over_permuted): the output's layout is kept).
 fn transpose_folds(graph: &mut Graph) {
     let producer = producers(graph);
     for k in 0..graph.nodes.len() {

@@ -24,7 +24,7 @@ const TILE: usize = 256;
 /// assert!(y[2].is_nan());
 /// ```
 ///
-/// Rows are taken a tile at a time (as many whole rows as fit [`TILE`] elements): the planes'
+/// Rows are taken a tile at a time (as many whole rows as fit 256 elements): the planes'
 /// parts of those rows are folded into the tile lane by lane, then each row of the tile is
 /// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
 /// plane straight into `y`.
