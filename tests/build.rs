@@ -17,6 +17,10 @@ mod builder;
 #[path = "benches/matrix/spec.rs"]
 mod matrix_spec;
 
+/// The official node tests of the glue ops (`tests/node_glue.rs`).
+#[path = "build_node_glue.rs"]
+mod node_glue;
+
 use builder::{dims, tensor_i64, Dim, ModelBuilder, Node};
 use onnx_aot_codegen::onnx::data_type;
 use onnx_aot_codegen::{Options, Scalar};
@@ -970,6 +974,7 @@ fn main() {
     std::fs::write(out_dir.join("prop_cases.rs"), table).expect("write table");
 
     matrix(&out_dir);
+    node_glue::generate(&out_dir);
 }
 
 /// The models and generated modules of the benchmark matrix (see `benches/matrix/spec.rs`).

@@ -56,7 +56,9 @@ impl<'o> Loader<'o> {
             if given != 1 || p.proto.output[0].is_empty() {
                 let what = if given > 1 {
                     format!(
-                        "onnx-aot computes only nodes with one output ({} with its optional                          outputs is not supported yet; remove them from the node if nothing                          reads them)",
+                        "onnx-aot computes only nodes with one output ({} with its optional \
+                         outputs is not supported yet; remove them from the node if nothing \
+                         reads them)",
                         p.proto.op_type
                     )
                 } else {
