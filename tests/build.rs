@@ -975,6 +975,7 @@ fn main() {
 
     matrix(&out_dir);
     node_glue::generate(&out_dir);
+    node_glue::exporters(&out_dir);
 }
 
 /// The models and generated modules of the benchmark matrix (see `benches/matrix/spec.rs`).

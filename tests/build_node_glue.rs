@@ -131,3 +131,72 @@ pub fn generate(out_dir: &Path) {
     std::fs::write(out_dir.join("node_glue_modules.rs"), modules).expect("write modules");
     std::fs::write(out_dir.join("node_glue_cases.rs"), table).expect("write table");
 }
+
+/// The options of an exporter case, from its `options.txt` (`dims NAME=SIZE`,
+/// `start NAME[:TYPE[DIMS]]`, `output NAME`).
+pub fn exporter_options(dir: &Path, module: &str) -> Result<Options, String> {
+    let text = std::fs::read_to_string(dir.join("options.txt")).map_err(|e| e.to_string())?;
+    let mut options = Options::new(module);
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (key, value) = line.split_once(' ').ok_or(format!("bad line {line:?}"))?;
+        match key {
+            "dims" => {
+                let (n, v) = value.split_once('=').ok_or(format!("bad dims {value:?}"))?;
+                options = options.dim(n, v.parse::<usize>().map_err(|e| e.to_string())?);
+            }
+            "start" => options.start.push(onnx_aot_codegen::Start::parse(value)?),
+            "output" => options = options.output(value),
+            _ => return Err(format!("unknown option line {line:?}")),
+        }
+    }
+    Ok(options)
+}
+
+/// Writes the modules and the table of the exporter models (`data/exporters/`).
+pub fn exporters(out_dir: &Path) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/exporters");
+    println!("cargo:rerun-if-changed=data/exporters");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| e.path().join("model.onnx").exists())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut modules = String::new();
+    let mut table = String::from("static EXPORTER_CASES: &[ExporterCase] = &[\n");
+    let mut errors = Vec::new();
+    for name in names {
+        let module = format!("exp_{}", name.to_lowercase());
+        let case = dir.join(&name);
+        let result = exporter_options(&case, &module).and_then(|options| {
+            let model = std::fs::read(case.join("model.onnx")).map_err(|e| e.to_string())?;
+            onnx_aot_codegen::generate_pretty(&model, &options).map_err(|e| e.to_string())
+        });
+        match result {
+            Ok(code) => {
+                modules.push_str(&code);
+                modules.push('\n');
+                let _ = writeln!(
+                    table,
+                    "    ExporterCase {{ name: {name:?}, input_names: &{module}::INPUT_NAMES, \
+                     output_names: &{module}::OUTPUT_NAMES, output_dtypes: \
+                     &{module}::OUTPUT_DTYPES, output_shapes: &{module}::OUTPUT_SHAPES, \
+                     output_bytes: &{module}::OUTPUT_BYTES, run_bytes: {module}::run_bytes }},"
+                );
+            }
+            Err(e) => errors.push(format!("{name}: {e}")),
+        }
+    }
+    table.push_str("];\n");
+    if !errors.is_empty() {
+        table = format!(
+            "compile_error!({:?});\nstatic EXPORTER_CASES: &[ExporterCase] = &[];\n",
+            format!("exporter models failed to generate:\n{}", errors.join("\n"))
+        );
+    }
+    std::fs::write(out_dir.join("exporter_modules.rs"), modules).expect("write modules");
+    std::fs::write(out_dir.join("exporter_cases.rs"), table).expect("write table");
+}

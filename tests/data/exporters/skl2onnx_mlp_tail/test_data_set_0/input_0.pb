@@ -1,0 +1,1 @@
+Bout_activations_resultJ0.&;Œ°y?¿I¹<Á7?_šo>K…E=¡‹£>¢q?5"3>Œ>›=…/a?‚Š6=
