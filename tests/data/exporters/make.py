@@ -176,11 +176,67 @@ def torch_cases():
         )
 
 
+def tf2onnx_cases():
+    import tensorflow as tf
+    import tf2onnx
+
+    tf.random.set_seed(0)
+
+    def bind_dims(model, feeds):
+        """`dims` lines for the symbolic dims of the inputs (tf2onnx names them unk__N)."""
+        lines = []
+        for i in model.graph.input:
+            for d, size in zip(i.type.tensor_type.shape.dim, feeds[i.name].shape):
+                if d.dim_param and f"dims {d.dim_param}={size}" not in lines:
+                    lines.append(f"dims {d.dim_param}={size}")
+        return lines
+
+    def export(name, fn, specs, opset, x, **case):
+        model, _ = tf2onnx.convert.from_function(fn, input_signature=specs, opset=opset)
+        feeds = {model.graph.input[0].name: x}
+        opts = case.pop("options", [])
+        save_case(name, model, feeds, options=bind_dims(model, feeds) + opts, **case)
+
+    # tf.argmax with output_type=tf.int32 (ArgMax then Cast); the batch dim named differently on
+    # the input and the output (unk__N).
+    spec = [tf.TensorSpec([None, 12], tf.float32, name="x")]
+    export("tf2onnx_argmax_int32", tf.function(lambda x: tf.argmax(x, axis=-1, output_type=tf.int32)),
+           spec, 13, distinct((3, 12)))
+    # reduce_max with keepdims, then squeeze; reduce_min over two axes.
+    spec3 = [tf.TensorSpec([None, 4, 6], tf.float32, name="x")]
+    x3 = distinct((2, 4, 6))
+    export("tf2onnx_reduce_max_squeeze",
+           tf.function(lambda x: tf.squeeze(tf.reduce_max(x, axis=1, keepdims=True), axis=1)),
+           spec3, 15, x3)
+    export("tf2onnx_reduce_min_axes", tf.function(lambda x: tf.reduce_min(x, axis=[0, 2])),
+           spec3, 17, x3)
+    # A keras classifier: Conv2D, GlobalMaxPooling2D, Dense with softmax, then argmax (a full
+    # model, compiled from the softmax's output).
+    inp = tf.keras.Input((8, 8, 2), name="image")
+    h = tf.keras.layers.Conv2D(4, 3, activation="relu")(inp)
+    pooled = tf.keras.layers.GlobalMaxPooling2D()(h)
+    probs = tf.keras.layers.Dense(5, activation="softmax")(pooled)
+    net = tf.keras.Model(inp, probs)
+
+    def classify(x):
+        p = net(x)
+        return p, tf.argmax(p, axis=-1)
+
+    spec4 = [tf.TensorSpec([None, 8, 8, 2], tf.float32, name="image")]
+    model, _ = tf2onnx.convert.from_function(tf.function(classify), input_signature=spec4, opset=13)
+    soft = [n for n in model.graph.node if n.op_type == "Softmax"][0].output[0]
+    xi = distinct((2, 8, 8, 2))
+    save_case("tf2onnx_keras_classifier_tail", model, {model.graph.input[0].name: xi},
+              options=[f"start {soft}:f32[2,5]"], start=[soft])
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", choices=["skl2onnx", "torch"])
+    ap.add_argument("--only", choices=["skl2onnx", "torch", "tf2onnx"])
     a = ap.parse_args()
     if a.only in (None, "skl2onnx"):
         skl2onnx_cases()
     if a.only in (None, "torch"):
         torch_cases()
+    if a.only in (None, "tf2onnx"):
+        tf2onnx_cases()
