@@ -11,7 +11,7 @@ Each case is a directory:
     test_data_set_0/output_<k>.pb   ONNX Runtime's outputs, in the order of the `output` lines
                                     (the graph's outputs when there are none)
 
-Setup (versions of the committed data: requirements.txt):
+Setup (versions of the committed data: requirements.txt; tensorflow for tf2onnx):
     python3 -m venv /tmp/expenv && /tmp/expenv/bin/pip install -r requirements.txt
 The torch wheel on PyPI is a CUDA build; installing it with its dependencies lets it export on
 CPU. Run from this directory: /tmp/expenv/bin/python make.py [--only NAME]
