@@ -1,6 +1,7 @@
 //! The contiguous arg-reduction (ArgMax, ArgMin along the last axis): [`arg_row`] and its
 //! parts, blocks and lanes, its clearing form for Hardmax, and the `small-code` variant.
 
+use super::half_rows::{arg_row_keyed, keyed};
 use super::shared::{
     fill, lane_mask, lanes_extreme, nan_pairs, row_extreme, step, take_chunk, LANES,
 };
@@ -31,6 +32,10 @@ const BLOCK: usize = 16 * LANES;
 /// extreme and a plain search its index instead: the same answers in less code.
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
+    if keyed::<T>() {
+        // f16 and bf16: compared as 16-bit keys by the integer kernel.
+        return arg_row_keyed::<T, D, LAST>(x);
+    }
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
 }
 

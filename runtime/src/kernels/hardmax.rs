@@ -5,6 +5,7 @@
 use super::arg_lanes::arg_lanes;
 use super::arg_lanes::arg_tile_pass;
 use super::arg_row::{arg_row, arg_row_clearing};
+use super::half_rows::{hardmax_row_keyed, keyed};
 use super::shared::{fill, take};
 use crate::{Element, Max};
 
@@ -19,6 +20,11 @@ const TILE: usize = if cfg!(feature = "small-code") {
 /// Hardmax of a contiguous row: 1 at the first maximum (or first NaN), 0 elsewhere.
 #[inline(always)]
 pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
+    if keyed::<T>() && x.len() == y.len() {
+        // f16 and bf16: compared as 16-bit keys by the integer kernel.
+        hardmax_row_keyed(x, y);
+        return;
+    }
     let idx = if x.len() == y.len() {
         arg_row_clearing::<T, Max, false, true>(x, y)
     } else {

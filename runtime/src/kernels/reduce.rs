@@ -1,6 +1,7 @@
 //! The lane reductions (ReduceMax, ReduceMin): rows folded into an accumulator lane by lane,
 //! and contiguous rows folded into one value each.
 
+use super::half_rows::{fold_keyed, keyed};
 use super::shared::{find_first, row_extreme, step, take_chunk, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
@@ -74,6 +75,10 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
 /// on the side, so that the loop vectorizes.
 #[inline]
 pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    if keyed::<T>() {
+        // f16 and bf16: compared as 16-bit keys by the integer kernel.
+        return fold_keyed::<T, D>(acc, row);
+    }
     if acc.is_nan() {
         return acc;
     }
