@@ -106,3 +106,66 @@ impl<T: Element, const N: usize> Storage<T, N> {
         &mut self.data[..]
     }
 }
+
+/// `N` little-endian elements of a byte string, decoded while the program compiles: the large
+/// constants of generated code are one byte-string literal each rather than one literal per
+/// element, which rustc reads much faster. A wrong length is a compile-time error (generated
+/// code always passes `N * size` bytes).
+macro_rules! le_decoder {
+    ($($name:ident: $t:ty, $size:literal, $from:expr;)*) => {$(
+        #[doc(hidden)]
+        pub const fn $name<const N: usize>(bytes: &[u8]) -> [$t; N] {
+            let mut out = [$from([0u8; $size]); N];
+            let mut i = 0;
+            while i < N {
+                let mut word = [0u8; $size];
+                let mut k = 0;
+                while k < $size {
+                    word[k] = bytes[i * $size + k];
+                    k += 1;
+                }
+                out[i] = $from(word);
+                i += 1;
+            }
+            out
+        }
+    )*};
+}
+
+le_decoder! {
+    le_f32: f32, 4, f32::from_le_bytes;
+    le_f64: f64, 8, f64::from_le_bytes;
+    le_i8: i8, 1, i8::from_le_bytes;
+    le_i16: i16, 2, i16::from_le_bytes;
+    le_i32: i32, 4, i32::from_le_bytes;
+    le_i64: i64, 8, i64::from_le_bytes;
+    le_u8: u8, 1, u8::from_le_bytes;
+    le_u16: u16, 2, u16::from_le_bytes;
+    le_u32: u32, 4, u32::from_le_bytes;
+    le_u64: u64, 8, u64::from_le_bytes;
+    le_f16: crate::f16, 2, crate::f16::from_le_bytes;
+    le_bf16: crate::bf16, 2, crate::bf16::from_le_bytes;
+    le_bool: bool, 1, bool_from_byte;
+}
+
+/// A bool from its byte (anything but 0 is true; generated constants hold 0 or 1).
+const fn bool_from_byte(b: [u8; 1]) -> bool {
+    b[0] != 0
+}
+
+#[cfg(test)]
+mod le_tests {
+    use super::*;
+
+    const F: [f32; 2] = le_f32::<2>(b"\x00\x00\x80\x3f\x00\x00\x00\xc0");
+    const H: [crate::f16; 1] = le_f16::<1>(b"\x00\x3c");
+    const B: [bool; 3] = le_bool::<3>(b"\x01\x00\x01");
+
+    #[test]
+    fn byte_strings_decode_at_compile_time() {
+        assert_eq!(F, [1.0, -2.0]);
+        assert_eq!(H[0].to_f32(), 1.0);
+        assert_eq!(B, [true, false, true]);
+        assert_eq!(le_i64::<1>(&(-5i64).to_le_bytes()), [-5]);
+    }
+}

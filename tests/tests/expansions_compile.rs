@@ -53,6 +53,7 @@ expansion!(glue_reshape);
 expansion!(glue_shape_math);
 expansion!(glue_detector_head);
 expansion!(hostile_text);
+expansion!(constant_blob);
 expansion!(exporter_pytorch);
 
 /// The first index of the largest element (a NaN beats every number), and that element.
@@ -219,5 +220,21 @@ fn hostile_model_text_is_inert_in_the_docs() {
     assert!(
         code.contains("`x\\u{202e}y`"),
         "the bidi character is written as its escape"
+    );
+}
+
+#[test]
+fn constants_decoded_from_byte_strings_hold_their_values() {
+    let out = constant_blob::run(&constant_blob::Inputs {});
+    let w: Vec<f32> = (0..120).map(|k| ((k * 37) % 101) as f32 - 50.0).collect();
+    for r in 0..3 {
+        assert_eq!(out.i[r][0], plain_max(&w[r * 40..(r + 1) * 40]).1);
+    }
+    assert_eq!(out.m, 7.25);
+    let code = include_str!("../expansions/constant_blob.rs");
+    assert!(code.contains("::onnx_aot::bytes::le_f32::<") && code.contains("b\"\\0\\0H"));
+    assert!(
+        code.contains("[1.5f32, -2.0f32, 7.25f32, 0.0f32]"),
+        "small constants stay literals"
     );
 }

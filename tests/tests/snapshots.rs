@@ -634,6 +634,43 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("glue_detector_head"),
         ),
+        // A constant read at run time, large enough to be one byte string decoded at compile
+        // time (more than 64 elements), beside a small one kept as literals.
+        (
+            "constant_blob",
+            model(
+                13,
+                vec![
+                    node("ArgMax", "big", &["w"], &["i"], &[("axis", A::I(1))]),
+                    node(
+                        "ReduceMax",
+                        "small",
+                        &["b"],
+                        &["m"],
+                        &[("keepdims", A::I(0))],
+                    ),
+                ],
+                vec![],
+                vec![tensor("i", INT64, &[3, 1]), tensor("m", FLOAT, &[])],
+                vec![
+                    TensorProto {
+                        name: "w".into(),
+                        dims: vec![3, 40],
+                        data_type: FLOAT,
+                        float_data: (0..120).map(|k| ((k * 37) % 101) as f32 - 50.0).collect(),
+                        ..Default::default()
+                    },
+                    TensorProto {
+                        name: "b".into(),
+                        dims: vec![4],
+                        data_type: FLOAT,
+                        float_data: vec![1.5, -2.0, 7.25, 0.0],
+                        ..Default::default()
+                    },
+                ],
+            ),
+            opts("constant_blob"),
+        ),
         // Hostile model text: a doc string with a code fence (a doctest if it reached rustdoc as
         // markdown), an indented usage note, HTML and a URL; metadata with a newline; names with
         // backticks, pipes and a bidi control character. The expansion compiles under
@@ -724,6 +761,7 @@ snapshot_tests!(
     glue_shape_math,
     glue_detector_head,
     hostile_text,
+    constant_blob,
     exporter_pytorch,
 );
 

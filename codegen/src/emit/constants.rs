@@ -1,5 +1,5 @@
 //! The constants of generated code: each constant the model reads at run time as a `const`
-//! array of literals.
+//! array, of literals when small and decoded from one byte string when large.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -9,6 +9,10 @@ use crate::dtype::DType;
 use crate::ir::{Source, Tensor, ValueId};
 use crate::names::{code, doc_line};
 use crate::tokens::{float_lit, int_lit, lit_usize};
+
+/// Constants with more elements than this are one byte string each (decoded at compile time by
+/// the runtime's `bytes::le_*`); smaller ones stay readable literals.
+const BLOB_ELEMENTS: usize = 64;
 
 impl Emitter<'_> {
     /// The constants read at run time, one `const` array each.
@@ -24,13 +28,27 @@ impl Emitter<'_> {
             }
             let elem = self.elem(value.dtype);
             let n = lit_usize(value.numel());
-            let elems = self.literals(t);
             let doc = doc_line(&format!(
                 " Constant {}: {} {:?}.",
                 code(&value.name),
                 value.dtype,
                 value.shape
             ));
+            if value.numel() > BLOB_ELEMENTS {
+                // One byte-string literal, decoded at compile time: rustc reads it in a blink,
+                // where millions of literals took it minutes and gigabytes.
+                let rt = &self.rt;
+                let decode =
+                    quote::format_ident!("le_{}", value.dtype.variant_name().to_ascii_lowercase());
+                let bytes = Literal::byte_string(&t.bytes);
+                out.extend(quote! {
+                    #[doc = #doc]
+                    #[allow(long_running_const_eval)]
+                    const #name: [#elem; #n] = #rt::bytes::#decode::<#n>(#bytes);
+                });
+                continue;
+            }
+            let elems = self.literals(t);
             out.extend(quote! {
                 #[doc = #doc]
                 const #name: [#elem; #n] = [#(#elems),*];

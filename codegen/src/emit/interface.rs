@@ -156,9 +156,15 @@ impl Emitter<'_> {
         let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
         let scratch_bytes = lit_usize(self.memory.bytes());
         let scratch_docs = self.scratch_docs();
-        // A model without intermediates has an empty `Scratch`: mark the parameter as used.
+        // A model without intermediates has an empty `Scratch`, one whose inputs are all
+        // constants an empty `Inputs`: mark the parameters as used.
         let no_scratch = if scratch.is_empty() {
             quote!(let _ = scratch;)
+        } else {
+            quote!()
+        };
+        let no_inputs = if inputs.is_empty() {
+            quote!(let _ = inputs;)
         } else {
             quote!()
         };
@@ -175,6 +181,7 @@ impl Emitter<'_> {
             /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
             /// stack without it; [`run_with_scratch`] lets the caller place it.
             pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+                #no_inputs
                 #(let mut #scratch_names = #rt::bytes::Storage::<#scratch_elems, #scratch_lens>::zeroed();)*
                 compute(#(#in_views,)* #(#out_views,)* #(#scratch_names.as_mut_slice(),)*);
             }
@@ -183,6 +190,7 @@ impl Emitter<'_> {
             /// no tensor-sized temporary is placed on the stack or the heap.
             pub fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
                 #no_scratch
+                #no_inputs
                 compute(#(#in_views,)* #(#out_views,)* #(scratch.#scratch_names.as_mut_slice(),)*);
             }
 
