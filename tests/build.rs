@@ -17,6 +17,10 @@ mod builder;
 #[path = "benches/matrix/spec.rs"]
 mod matrix_spec;
 
+/// The Cast + ArgMax/ArgMin models of `tests/cast_folds.rs`.
+#[path = "build_cast_folds.rs"]
+mod cast_folds;
+
 /// The official node tests of the glue ops (`tests/node_glue.rs`).
 #[path = "build_node_glue.rs"]
 mod node_glue;
@@ -976,6 +980,8 @@ fn main() {
     matrix(&out_dir);
     node_glue::generate(&out_dir);
     node_glue::exporters(&out_dir);
+    println!("cargo:rerun-if-changed=build_cast_folds.rs");
+    cast_folds::generate(&out_dir);
 }
 
 /// The models and generated modules of the benchmark matrix (see `benches/matrix/spec.rs`).

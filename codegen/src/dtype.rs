@@ -164,10 +164,104 @@ impl DType {
     pub fn is_unsigned_int(self) -> bool {
         matches!(self, DType::U8 | DType::U16 | DType::U32 | DType::U64)
     }
+
+    /// Whether a Cast from `self` to `to` keeps every value exactly and their order (a
+    /// widening: f16 to f32, i8 to i32, u8 to f16, ...): a max-family node over the cast then
+    /// picks the same positions over the uncast values. Bool and casts that round, wrap or
+    /// truncate are not.
+    pub fn widens_exactly_to(self, to: DType) -> bool {
+        use DType::*;
+        // Bits of integer magnitude each type holds exactly (floats: significand bits).
+        let exact_bits = |t: DType| match t {
+            F16 => 11,
+            BF16 => 8,
+            F32 => 24,
+            F64 => 53,
+            _ => 8 * t.size() - usize::from(t.is_signed_int()),
+        };
+        match (self, to) {
+            (Bool, _) | (_, Bool) => false,
+            (a, b) if a == b => true,
+            (F16 | BF16, F32 | F64) | (F32, F64) => true,
+            // Other casts of floats round or truncate.
+            (a, _) if a.is_float() => false,
+            (a, b) if b.is_float() => exact_bits(a) <= exact_bits(b),
+            // Integers: every value of `a` is a value of `b`.
+            (a, b) if a.is_signed_int() => b.is_signed_int() && b.size() >= a.size(),
+            (a, b) => b.size() > a.size(),
+        }
+    }
+
+    /// Whether a Cast from `self` to `to` rounds floats to a narrower float type by a rule
+    /// the runtime can invert per row (`kernels::Narrowing`): f32 to f16 or bf16, f64 to f32.
+    pub fn narrows_float_to(self, to: DType) -> bool {
+        matches!(
+            (self, to),
+            (DType::F32, DType::F16) | (DType::F32, DType::BF16) | (DType::F64, DType::F32)
+        )
+    }
 }
 
 impl core::fmt::Display for DType {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.onnx_name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DType::{self, *};
+
+    /// Checked value by value against the types' ranges: a cast widens exactly when every value
+    /// of the source comes through unchanged (sampled at the extremes and around them).
+    #[test]
+    fn exact_widenings_keep_every_value() {
+        let ints = [I8, I16, I32, I64, U8, U16, U32, U64];
+        let range = |t: DType| -> (i128, i128) {
+            let bits = 8 * t.size() as u32;
+            if t.is_signed_int() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            }
+        };
+        // Largest integer below which every integer is exact in a float type.
+        let float_exact = |t: DType| -> i128 {
+            match t {
+                F16 => 1 << 11,
+                BF16 => 1 << 8,
+                F32 => 1 << 24,
+                _ => 1 << 53,
+            }
+        };
+        for a in ints {
+            for b in DType::ALL {
+                let (lo, hi) = range(a);
+                let fits = match b {
+                    Bool => false,
+                    F16 | BF16 | F32 | F64 => lo.abs().max(hi) <= float_exact(b),
+                    _ => {
+                        let (blo, bhi) = range(b);
+                        blo <= lo && hi <= bhi
+                    }
+                };
+                assert_eq!(a.widens_exactly_to(b), fits, "{a} -> {b}");
+            }
+        }
+        for (a, b) in [(F16, F32), (BF16, F64), (F32, F64), (F16, F16)] {
+            assert!(a.widens_exactly_to(b), "{a} -> {b}");
+        }
+        for (a, b) in [
+            (F32, F16),
+            (F64, F32),
+            (F16, BF16),
+            (BF16, F16),
+            (F32, I64),
+            (Bool, U8),
+        ] {
+            assert!(!a.widens_exactly_to(b), "{a} -> {b}");
+        }
+        assert!(F32.narrows_float_to(F16) && F64.narrows_float_to(F32));
+        assert!(!F64.narrows_float_to(F16) && !F16.narrows_float_to(F32));
     }
 }

@@ -1,6 +1,12 @@
 //! Graph rewrites between loading and the memory plan, so that nodes reading the same data do
 //! not each pass over it:
 //!
+//! - **cast folds**: a node over a Cast's output reads the Cast's input when it gives the same
+//!   result there: an exact widening (`x.float().argmax()` over f16) changes no position, and a
+//!   rounding to a narrower float (`x.half().argmax()`) is inverted per row by the runtime's
+//!   threshold search; the Cast is then dropped if nothing else reads it.
+//! - **casts written**: a Cast that alone reads an ArgMax's indices (`.to(torch.int32)`) is
+//!   done by the ArgMax, which writes the narrow type; the Cast is dropped.
 //! - **transpose folds**: a node over a Transpose's output reads its input with the axes mapped
 //!   when its output keeps its layout (a detector head's `permute(0, 2, 1)` before the max over
 //!   classes); the Transpose is then dropped if nothing else reads it.
@@ -19,6 +25,7 @@
 use std::collections::HashMap;
 
 use crate::ir::{Graph, Node, Source, ValueId};
+use crate::ops::cast::CastOp;
 
 /// How many other readers of a tensor each node is offered for fusion: enough for every real
 /// pattern, and it keeps the stage linear for a tensor read by thousands of nodes.
@@ -26,7 +33,9 @@ const SIBLING_WINDOW: usize = 16;
 
 /// Applies the rewrites to a loaded graph.
 pub fn fuse(graph: &mut Graph) {
+    cast_folds(graph);
     transpose_folds(graph);
+    casts_written(graph);
     one_hot_shortcuts(graph);
     drop_unread(graph);
     fuse_siblings(graph);
@@ -63,6 +72,72 @@ fn transpose_folds(graph: &mut Graph) {
             node.input = source;
         }
     }
+}
+
+/// A node over a Cast's output reads the Cast's input when its op can
+/// ([`Compute::over_cast`](crate::ir::Compute::over_cast): an exact widening, or a rounding it
+/// inverts per row); the Cast is then dropped if nothing else reads it.
+fn cast_folds(graph: &mut Graph) {
+    let producer = producers(graph);
+    for k in 0..graph.nodes.len() {
+        let input = graph.nodes[k].input;
+        let Some(c) = producer[input] else {
+            continue;
+        };
+        let Some(cast) = graph.nodes[c].op.downcast_ref::<CastOp>().copied() else {
+            continue;
+        };
+        if let Some(op) = graph.nodes[k]
+            .op
+            .over_cast(cast.from, cast.to, &graph.values[input])
+        {
+            let source = graph.nodes[c].input;
+            let node = &mut graph.nodes[k];
+            node.op = op;
+            node.input = source;
+        }
+    }
+}
+
+/// A Cast that is the only reader of a node's output, which is no graph output, is folded into
+/// that node's writes when its op can write the Cast's type
+/// ([`Compute::writes_cast`](crate::ir::Compute::writes_cast)): the node writes the Cast's
+/// output and the Cast is dropped.
+fn casts_written(graph: &mut Graph) {
+    let producer = producers(graph);
+    let mut readers = vec![0usize; graph.values.len()];
+    for node in &graph.nodes {
+        readers[node.input] += 1;
+    }
+    for out in &graph.outputs {
+        readers[out.value] += 1;
+    }
+    let mut dropped = vec![false; graph.nodes.len()];
+    for c in 0..graph.nodes.len() {
+        let Some(cast) = graph.nodes[c].op.downcast_ref::<CastOp>().copied() else {
+            continue;
+        };
+        let middle = graph.nodes[c].input;
+        let Some(a) = producer[middle] else {
+            continue;
+        };
+        if readers[middle] != 1 || dropped[a] || !graph.nodes[a].fused.is_empty() {
+            continue;
+        }
+        let source = &graph.values[graph.nodes[a].input];
+        if let Some(op) = graph.nodes[a].op.writes_cast(cast.to, source) {
+            let output = graph.nodes[c].output;
+            let node = &mut graph.nodes[a];
+            node.op = op;
+            node.output = output;
+            dropped[c] = true;
+        }
+    }
+    let mut k = 0;
+    graph.nodes.retain(|_| {
+        k += 1;
+        !dropped[k - 1]
+    });
 }
 
 fn one_hot_shortcuts(graph: &mut Graph) {

@@ -89,6 +89,21 @@ pub trait Compute: DynEq + fmt::Debug + Send + Sync {
         None
     }
 
+    /// This op over the input of a Cast from `from` to `to` instead of over its output
+    /// `cast`, if it can read the uncast values and give the same output (a Cast folded into
+    /// the read); `None` if not.
+    fn over_cast(&self, from: DType, to: DType, cast: &Value) -> Option<Arc<dyn Compute>> {
+        let _ = (from, to, cast);
+        None
+    }
+
+    /// This op writing its output directly as `to`, the type of a Cast that is the only reader
+    /// of its output (an index cast to INT32 after an ArgMax), if it can; `None` if not.
+    fn writes_cast(&self, to: DType, input: &Value) -> Option<Arc<dyn Compute>> {
+        let _ = (to, input);
+        None
+    }
+
     /// For an op that, read over a one-hot input along `axis`, gives the same result as over
     /// the one-hot's own input (ArgMax: the 1 sits at the first maximum), the op to use there
     /// instead; `None` if it does not.

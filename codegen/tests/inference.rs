@@ -79,6 +79,8 @@ fn arg_defaults_and_keepdims() {
             keepdims: true,
             select_last_index: false,
             version: 13,
+            rounded: None,
+            index: onnx_aot_codegen::dtype::DType::I64,
         })
     );
     assert_eq!(shape, [1, 1, 3]);

@@ -112,6 +112,8 @@ impl Family for ArgFamily {
             keepdims,
             select_last_index: cx.attrs.flag("select_last_index", false),
             version: cx.version,
+            rounded: None,
+            index: DType::I64,
         };
         Ok(Resolved::Compute {
             op: Arc::new(op),
@@ -134,6 +136,12 @@ pub struct ArgOp {
     pub select_last_index: bool,
     /// The op version (from 12 the docs show `select_last_index`).
     pub version: i64,
+    /// When a Cast to a narrower float type was folded into the read: that type. The input
+    /// keeps its own type and is compared as rounded to this one (`kernels::arg_row_rounded`).
+    pub rounded: Option<DType>,
+    /// The type the indices are written in: INT64, or the target of a Cast that followed the
+    /// node and was folded into its writes (`.to(torch.int32)`).
+    pub index: DType,
 }
 
 /// How an arg-reduction is computed.
@@ -183,6 +191,15 @@ impl Compute for ArgOp {
         if self.version >= 12 {
             r += &format!(", select_last_index {}", u8::from(self.select_last_index));
         }
+        if let Some(to) = self.rounded {
+            r += &format!("; the input compared as cast to {to} (the Cast folded into the read)");
+        }
+        if self.index != DType::I64 {
+            r += &format!(
+                "; indices written as {} (the Cast folded into the writes)",
+                self.index
+            );
+        }
         Some(r)
     }
 
@@ -192,6 +209,11 @@ impl Compute for ArgOp {
         let Some(reduce) = sibling.downcast_ref::<ReduceOp>() else {
             return false;
         };
+        if self.rounded.is_some() || self.index != DType::I64 {
+            // Its index points at an element that rounds to the extreme, not at the extreme;
+            // or its indices are written in another type than the gather reads.
+            return false;
+        }
         let wide = |axes: &[usize]| -> Vec<usize> {
             axes.iter()
                 .copied()
@@ -278,6 +300,24 @@ impl Compute for ArgOp {
         })
     }
 
+    fn over_cast(&self, from: DType, to: DType, cast: &Value) -> Option<Arc<dyn Compute>> {
+        if self.rounded.is_some() {
+            return None;
+        }
+        if from.widens_exactly_to(to) {
+            // Every value kept, and the order: the same positions win.
+            return Some(Arc::new(self.clone()));
+        }
+        // A rounding cast: rows only (the threshold search is per row).
+        let rows = matches!(self.plan(&cast.shape), Plan::Rows { .. });
+        (rows && from.narrows_float_to(to)).then(|| {
+            Arc::new(ArgOp {
+                rounded: Some(to),
+                ..self.clone()
+            }) as Arc<dyn Compute>
+        })
+    }
+
     fn over_one_hot_source(&self, axis: usize) -> Option<Arc<dyn Compute>> {
         // Over a one-hot along `axis`, ArgMax finds its single 1: the first maximum (or first
         // NaN) of the one-hot's input, whatever `select_last_index` says.
@@ -289,7 +329,77 @@ impl Compute for ArgOp {
         })
     }
 
-    fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
+    fn writes_cast(&self, to: DType, input: &Value) -> Option<Arc<dyn Compute>> {
+        let inner: usize = input.shape.get(self.axis + 1..)?.iter().product();
+        let fits = matches!(self.plan(&input.shape), Plan::Rows { .. }) || inner <= INDEX_TILE;
+        let target =
+            to.is_signed_int() || to.is_unsigned_int() || matches!(to, DType::F32 | DType::F64);
+        (self.index == DType::I64 && fits && target).then(|| {
+            Arc::new(ArgOp {
+                index: to,
+                ..self.clone()
+            }) as Arc<dyn Compute>
+        })
+    }
+
+    fn emit(&self, input: &Value, output: &Value, rt: &TokenStream) -> NodeCode {
+        if self.index == DType::I64 {
+            return self.emit_i64(input, output, rt);
+        }
+        let ity = elem_tokens(self.index, rt);
+        let to = self.index;
+        if let (Plan::Rows { r }, None) = (self.plan(&input.shape), self.rounded) {
+            if r >= SHORT_ROW {
+                let (k, n) = (quote!(#rt::kernels), lit_usize(r));
+                let t = elem_tokens(input.dtype, rt);
+                let d = direction_tokens(self.direction, rt);
+                let last = self.select_last_index;
+                return NodeCode {
+                    body: quote! {
+                        for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
+                            *y = #k::arg_row::<#t, #d, #last>(x) as #ity;
+                        }
+                    },
+                    plan: format!(
+                        "arg-reduction over contiguous rows of {r}, the indices written as {to} \
+                         (the Cast folded into the writes)"
+                    ),
+                };
+            }
+        }
+        // Tiles of whole blocks: the indices of a tile on the stack, then converted.
+        let code = self.emit_i64(input, output, rt);
+        let r = input.shape[self.axis];
+        let inner: usize = input.shape[self.axis + 1..].iter().product();
+        let blocks = (INDEX_TILE / inner.max(1)).max(1);
+        let (tx, ty) = (lit_usize(blocks * r * inner), lit_usize(blocks * inner));
+        let body = code.body;
+        NodeCode {
+            body: quote! {
+                let mut tile = [0i64; #ty];
+                for (x, out) in x.chunks(#tx).zip(y.chunks_mut(#ty)) {
+                    let y = &mut tile[..out.len()];
+                    #body
+                    for (o, &i) in out.iter_mut().zip(y.iter()) {
+                        *o = i as #ity;
+                    }
+                }
+            },
+            plan: format!(
+                "{}, in tiles of {blocks} block(s) whose indices are written as {to} (the Cast \
+                 folded into the writes)",
+                code.plan
+            ),
+        }
+    }
+}
+
+/// Indices a tile of an arg-reduction whose output is cast keeps on the stack (16 KiB).
+const INDEX_TILE: usize = 2048;
+
+impl ArgOp {
+    /// The body writing INT64 indices into `y`.
+    fn emit_i64(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
         let k = quote!(#rt::kernels);
         let t = elem_tokens(input.dtype, rt);
         let d = direction_tokens(self.direction, rt);
@@ -299,6 +409,23 @@ impl Compute for ArgOp {
                 body: quote!(),
                 plan: "nothing to compute (empty output)".to_string(),
             },
+            Plan::Rows { r } if self.rounded.is_some() => {
+                let n = lit_usize(r);
+                let to = self.rounded.unwrap_or(input.dtype);
+                let u = elem_tokens(to, rt);
+                NodeCode {
+                    body: quote! {
+                        for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
+                            *y = #k::arg_row_rounded::<#t, #u, #d, #last>(x) as i64;
+                        }
+                    },
+                    plan: format!(
+                        "arg-reduction over contiguous rows of {r} as rounded to {to}: the \
+                         extreme found in {}, then the first element that rounds to it",
+                        input.dtype
+                    ),
+                }
+            }
             Plan::Rows { r } if r < SHORT_ROW => {
                 let n = lit_usize(r);
                 NodeCode {
@@ -362,6 +489,8 @@ mod tests {
             keepdims: true,
             select_last_index: false,
             version: 13,
+            rounded: None,
+            index: DType::I64,
         }
     }
 

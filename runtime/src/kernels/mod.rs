@@ -16,6 +16,7 @@ mod hardmax;
 mod narrow;
 mod planes;
 mod reduce;
+mod rounded;
 mod shared;
 mod strided;
 #[cfg(test)]
@@ -32,5 +33,6 @@ pub use narrow::{
 };
 pub use planes::reduce_planes;
 pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
+pub use rounded::{arg_row_rounded, Narrowing};
 pub use shared::{copy, fill, split2};
 pub use strided::strided_copy;

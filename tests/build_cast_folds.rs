@@ -1,0 +1,148 @@
+//! The cast-fold models of `tests/cast_folds.rs`: a Cast followed by ArgMax or ArgMin, for
+//! casts the generator folds into the read (exact widenings, roundings to a narrower float)
+//! and casts it does not, over rows and over strided lanes. Each is generated at build time into
+//! `OUT_DIR/cast_fold_modules.rs` with a case table in `OUT_DIR/cast_fold_cases.rs`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::builder::{dims, ModelBuilder, Node};
+use onnx_aot_codegen::onnx::data_type as dt;
+use onnx_aot_codegen::Options;
+
+/// (from, to) element types of the Cast, by ONNX code and Rust name.
+const PAIRS: &[(i32, &str, i32, &str)] = &[
+    (dt::FLOAT, "F32", dt::FLOAT16, "F16"),
+    (dt::FLOAT, "F32", dt::BFLOAT16, "BF16"),
+    (dt::DOUBLE, "F64", dt::FLOAT, "F32"),
+    (dt::FLOAT16, "F16", dt::FLOAT, "F32"),
+    (dt::BFLOAT16, "BF16", dt::DOUBLE, "F64"),
+    (dt::UINT8, "U8", dt::INT32, "I32"),
+    (dt::INT16, "I16", dt::FLOAT, "F32"),
+    (dt::INT8, "I8", dt::FLOAT16, "F16"),
+    // Not folded: a wrap, a truncation and a rounding of integers.
+    (dt::INT32, "I32", dt::UINT8, "U8"),
+    (dt::FLOAT, "F32", dt::INT32, "I32"),
+    (dt::INT32, "I32", dt::FLOAT, "F32"),
+];
+
+/// (shape, axis): contiguous rows of several lengths (short, long, with a tail) and lanes.
+const LAYOUTS: &[(&[usize], i64)] = &[
+    (&[6, 7], 1),
+    (&[3, 300], -1),
+    (&[2, 1100], 1),
+    (&[9, 5], 0),
+    (&[4, 3, 20], 1),
+];
+
+/// Targets of a Cast after the arg-reduction (`.to(torch.int32)`, `.to(torch.uint8)`).
+const INDEX_TYPES: &[(i32, &str)] = &[
+    (dt::INT32, "I32"),
+    (dt::UINT8, "U8"),
+    (dt::INT16, "I16"),
+    (dt::FLOAT, "F32"),
+];
+
+pub fn generate(out_dir: &Path) {
+    let mut modules = String::new();
+    let mut table = String::from("static CAST_FOLD_CASES: &[CastFoldCase] = &[\n");
+    let mut errors = Vec::new();
+    let mut n = 0;
+    cast_after(&mut modules, &mut table, &mut errors);
+    for &(from, from_name, to, to_name) in PAIRS {
+        for &(shape, axis) in LAYOUTS {
+            for (op, last) in [("ArgMax", 0), ("ArgMin", 1), ("ArgMax", 1), ("ArgMin", 0)] {
+                let module = format!("cast_fold_{n}");
+                n += 1;
+                let mut b = ModelBuilder::new();
+                b.opset("", 13)
+                    .input("x", from, &dims(shape))
+                    .node(Node::new("Cast", &["x"], &["c"]).int("to", i64::from(to)))
+                    .node(
+                        Node::new(op, &["c"], &["y"])
+                            .int("axis", axis)
+                            .int("keepdims", 0)
+                            .int("select_last_index", last),
+                    );
+                let mut out_shape = shape.to_vec();
+                out_shape.remove(axis.rem_euclid(shape.len() as i64) as usize);
+                b.output("y", dt::INT64, &dims(&out_shape));
+                let options = Options::new(module.clone());
+                match onnx_aot_codegen::generate_pretty(&b.build(), &options) {
+                    Ok(code) => {
+                        modules.push_str(&code);
+                        modules.push('\n');
+                        let _ = writeln!(
+                            table,
+                            "    CastFoldCase {{ from: DType::{from_name}, to: DType::{to_name}, \
+                             after: false, shared: false, shape: &{shape:?}, axis: {axis}, max: {}, last: {}, \
+                             scratch: {module}::SCRATCH_BYTES, run_bytes: {module}::run_bytes }},",
+                            op == "ArgMax",
+                            last == 1
+                        );
+                    }
+                    Err(e) => errors.push(format!("{module}: {e}")),
+                }
+            }
+        }
+    }
+    table.push_str("];\n");
+    if !errors.is_empty() {
+        table = format!(
+            "compile_error!({:?});\nstatic CAST_FOLD_CASES: &[CastFoldCase] = &[];\n",
+            format!(
+                "cast-fold models failed to generate:\n{}",
+                errors.join("\n")
+            )
+        );
+    }
+    std::fs::write(out_dir.join("cast_fold_modules.rs"), modules).expect("write modules");
+    std::fs::write(out_dir.join("cast_fold_cases.rs"), table).expect("write table");
+}
+
+/// ArgMax or ArgMin over f32 followed by a Cast of the indices; with the indices also a graph
+/// output in every other model (the Cast is then not folded).
+fn cast_after(modules: &mut String, table: &mut String, errors: &mut Vec<String>) {
+    let mut n = 0;
+    for &(to, to_name) in INDEX_TYPES {
+        for &(shape, axis) in LAYOUTS.iter().chain(&[(&[2usize, 3000, 5][..], 1i64)]) {
+            for (op, last) in [("ArgMax", 0), ("ArgMin", 1)] {
+                let module = format!("cast_after_{n}");
+                let shared = n % 2 == 1;
+                n += 1;
+                let mut out_shape = shape.to_vec();
+                out_shape.remove(axis.rem_euclid(shape.len() as i64) as usize);
+                let mut b = ModelBuilder::new();
+                b.opset("", 13)
+                    .input("x", dt::FLOAT, &dims(shape))
+                    .node(
+                        Node::new(op, &["x"], &["i"])
+                            .int("axis", axis)
+                            .int("keepdims", 0)
+                            .int("select_last_index", last),
+                    )
+                    .node(Node::new("Cast", &["i"], &["y"]).int("to", i64::from(to)))
+                    .output("y", to, &dims(&out_shape));
+                if shared {
+                    b.output("i", dt::INT64, &dims(&out_shape));
+                }
+                match onnx_aot_codegen::generate_pretty(&b.build(), &Options::new(module.clone())) {
+                    Ok(code) => {
+                        modules.push_str(&code);
+                        modules.push('\n');
+                        let _ = writeln!(
+                            table,
+                            "    CastFoldCase {{ from: DType::F32, to: DType::{to_name}, \
+                             after: true, shared: {shared}, shape: &{shape:?}, axis: {axis}, \
+                             max: {}, last: {}, scratch: {module}::SCRATCH_BYTES, \
+                             run_bytes: {module}::run_bytes }},",
+                            op == "ArgMax",
+                            last == 1
+                        );
+                    }
+                    Err(e) => errors.push(format!("{module}: {e}")),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! A Cast before ArgMax/ArgMin (`x.half().argmax()`, `x.float().argmax()`): the generator folds
+//! exact widenings and roundings to a narrower float into the read (no cast pass, no scratch),
+//! and leaves other casts as a pass of their own. Every case (`build_cast_folds.rs`: eleven type
+//! pairs, rows short and long, lanes, both directions, `select_last_index` 0 and 1) runs through
+//! `run_bytes` on values crowded around rounding boundaries, and is compared with the
+//! definition: each element cast by the contract's rules, then the reference arg-reduction.
+
+use half::{bf16, f16};
+use ndarray::{ArrayD, IxDyn};
+use onnx_aot::{DType, Error};
+use onnx_aot_tests::reference::{self, Extreme};
+
+type RunBytes = fn(&[&[u8]], &mut [&mut [u8]]) -> Result<(), Error>;
+
+struct CastFoldCase {
+    from: DType,
+    to: DType,
+    /// The Cast comes after the arg-reduction (of its indices).
+    after: bool,
+    /// The INT64 indices are a graph output too (then the Cast is not folded).
+    shared: bool,
+    shape: &'static [usize],
+    axis: i64,
+    max: bool,
+    last: bool,
+    scratch: usize,
+    run_bytes: RunBytes,
+}
+
+#[allow(
+    dead_code,
+    unused,
+    clippy::all,
+    clippy::pedantic,
+    missing_docs,
+    non_snake_case,
+    non_upper_case_globals
+)]
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/cast_fold_modules.rs"));
+}
+use generated::*;
+
+include!(concat!(env!("OUT_DIR"), "/cast_fold_cases.rs"));
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// A value of `dtype` (held in f64, which holds each of these types exactly), crowded around
+/// the values where Cast rounds: halfway points of f16, bf16 and f32, the edge of f16's range,
+/// zero, subnormals; NaN of both signs and infinities now and then.
+fn value(g: &mut Lcg, dtype: DType) -> f64 {
+    if !matches!(dtype, DType::F16 | DType::BF16 | DType::F32 | DType::F64) {
+        let pool: [f64; 9] = [-3.0, -1.0, 0.0, 1.0, 2.0, 255.0, 256.0, -129.0, 127.0];
+        let v = pool[(g.next() % 9) as usize];
+        // Large values too, where i32 -> f32 rounds; each value within its type's range.
+        let scale = if g.next().is_multiple_of(5) { 1e5 + 1.0 } else { 1.0 };
+        return match dtype {
+            DType::U8 => v.rem_euclid(256.0),
+            DType::I8 => v.clamp(-128.0, 127.0),
+            DType::I16 => (v * scale).clamp(-32768.0, 32767.0),
+            _ => v * scale,
+        };
+    }
+    match g.next() % 30 {
+        0 => return f64::NAN,
+        1 => return -f64::NAN,
+        2 => return f64::INFINITY,
+        3 => return f64::NEG_INFINITY,
+        _ => {}
+    }
+    let bases = [
+        1.0,
+        -1.0,
+        1.0 + 2f64.powi(-11),
+        1.0 + 2f64.powi(-8),
+        1.0 + 2f64.powi(-24),
+        65504.0,
+        65520.0,
+        -65520.0,
+        0.0,
+        -0.0,
+        6e-8,
+        3.0,
+        -2.5,
+    ];
+    let base = bases[(g.next() % bases.len() as u64) as usize];
+    let steps = (g.next() % 7) as i32 - 3;
+    // Steps of the type's own spacing near `base`.
+    let mut v = base;
+    for _ in 0..steps.unsigned_abs() {
+        v = match dtype {
+            DType::F16 => {
+                let h = f16::from_f64(v);
+                let b = h.to_bits();
+                let up = (steps > 0) == (b & 0x8000 == 0);
+                let next = if b & 0x7fff == 0 && steps < 0 {
+                    0x8001
+                } else if up {
+                    b + 1
+                } else {
+                    b.wrapping_sub(1)
+                };
+                f16::from_bits(next).to_f64()
+            }
+            DType::BF16 => {
+                let h = bf16::from_f64(v);
+                let b = h.to_bits();
+                let up = (steps > 0) == (b & 0x8000 == 0);
+                let next = if b & 0x7fff == 0 && steps < 0 {
+                    0x8001
+                } else if up {
+                    b + 1
+                } else {
+                    b.wrapping_sub(1)
+                };
+                bf16::from_bits(next).to_f64()
+            }
+            DType::F32 => {
+                let f = v as f32;
+                f64::from(if steps > 0 {
+                    f.next_up()
+                } else {
+                    f.next_down()
+                })
+            }
+            _ => {
+                if steps > 0 {
+                    v.next_up()
+                } else {
+                    v.next_down()
+                }
+            }
+        };
+    }
+    match dtype {
+        DType::F16 => f16::from_f64(v).to_f64(),
+        DType::BF16 => bf16::from_f64(v).to_f64(),
+        DType::F32 => f64::from(v as f32),
+        _ => v,
+    }
+}
+
+/// The value as little-endian bytes of `dtype`.
+fn bytes(v: f64, dtype: DType, out: &mut Vec<u8>) {
+    match dtype {
+        DType::F16 => out.extend(f16::from_f64(v).to_le_bytes()),
+        DType::BF16 => out.extend(bf16::from_f64(v).to_le_bytes()),
+        DType::F32 => out.extend((v as f32).to_le_bytes()),
+        DType::F64 => out.extend(v.to_le_bytes()),
+        DType::U8 => out.push(v as u8),
+        DType::I8 => out.push(v as i8 as u8),
+        DType::I16 => out.extend((v as i16).to_le_bytes()),
+        DType::I32 => out.extend((v as i32).to_le_bytes()),
+        other => panic!("no test values of {other:?}"),
+    }
+}
+
+/// The contract's Cast of one value (held exactly in f64) from `from` to `to`, held in f64.
+fn cast(v: f64, from: DType, to: DType) -> f64 {
+    let int = !matches!(from, DType::F16 | DType::BF16 | DType::F32 | DType::F64);
+    match to {
+        DType::F16 if from == DType::F32 => f16::from_f32(v as f32).to_f64(),
+        DType::F16 => f16::from_f64(v).to_f64(),
+        DType::BF16 => bf16::from_f32(v as f32).to_f64(),
+        DType::F32 if int => f64::from(v as i64 as f32),
+        DType::F32 => f64::from(v as f32),
+        DType::F64 => v,
+        // Integers wrap, floats truncate and saturate, NaN gives 0 (Rust's `as`).
+        DType::I32 if int => f64::from(v as i64 as i32),
+        DType::I32 => f64::from(v as i32),
+        DType::U8 if int => f64::from(v as i64 as u8),
+        DType::U8 => f64::from(v as u8),
+        other => panic!("no cast to {other:?}"),
+    }
+}
+
+#[test]
+fn cast_then_arg_matches_the_definition() {
+    assert_eq!(CAST_FOLD_CASES.len(), 11 * 5 * 4 + 4 * 6 * 2);
+    let mut g = Lcg(3);
+    for case in CAST_FOLD_CASES.iter().filter(|c| !c.after) {
+        let n: usize = case.shape.iter().product();
+        for round in 0..40 {
+            let x: Vec<f64> = (0..n).map(|_| value(&mut g, case.from)).collect();
+            let mut input = Vec::new();
+            for &v in &x {
+                bytes(v, case.from, &mut input);
+            }
+            let kept = n / case.shape[case.axis.rem_euclid(case.shape.len() as i64) as usize];
+            let mut out = vec![0u8; kept * 8];
+            (case.run_bytes)(&[&input], &mut [&mut out]).expect("run_bytes");
+            let got: Vec<i64> = out
+                .chunks(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            let cast_x: Vec<f64> = x.iter().map(|&v| cast(v, case.from, case.to)).collect();
+            let array = ArrayD::from_shape_vec(IxDyn(case.shape), cast_x).unwrap();
+            let extreme = if case.max { Extreme::Max } else { Extreme::Min };
+            let want = reference::arg(&array, extreme, case.axis, false, case.last);
+            assert_eq!(
+                got,
+                want.iter().copied().collect::<Vec<_>>(),
+                "Cast {:?} -> {:?}, shape {:?} axis {}, max {}, last {}, round {round}, x {x:?}",
+                case.from,
+                case.to,
+                case.shape,
+                case.axis,
+                case.max,
+                case.last
+            );
+        }
+    }
+}
+
+/// Which casts are folded: exact widenings always, roundings to a narrower float over rows;
+/// the others keep their own pass and a scratch tensor.
+#[test]
+fn foldable_casts_leave_no_intermediate() {
+    for case in CAST_FOLD_CASES.iter().filter(|c| !c.after) {
+        let widening = matches!(
+            (case.from, case.to),
+            (DType::F16, DType::F32)
+                | (DType::BF16, DType::F64)
+                | (DType::U8, DType::I32)
+                | (DType::I16, DType::F32)
+                | (DType::I8, DType::F16)
+        );
+        let rounding = matches!(
+            (case.from, case.to),
+            (DType::F32, DType::F16) | (DType::F32, DType::BF16) | (DType::F64, DType::F32)
+        );
+        let axis = case.axis.rem_euclid(case.shape.len() as i64) as usize;
+        let rows = axis == case.shape.len() - 1;
+        let folded = widening || (rounding && rows);
+        assert_eq!(
+            case.scratch == 0,
+            folded,
+            "Cast {:?} -> {:?} over {:?} axis {}: scratch {}",
+            case.from,
+            case.to,
+            case.shape,
+            case.axis,
+            case.scratch
+        );
+    }
+}
+
+/// The contract's Cast of an index (an i64) to `to`: integers wrap, f32 rounds.
+fn cast_index(i: i64, to: DType) -> Vec<u8> {
+    match to {
+        DType::I32 => (i as i32).to_le_bytes().to_vec(),
+        DType::U8 => vec![i as u8],
+        DType::I16 => (i as i16).to_le_bytes().to_vec(),
+        DType::F32 => (i as f32).to_le_bytes().to_vec(),
+        other => panic!("no index cast to {other:?}"),
+    }
+}
+
+/// ArgMax/ArgMin then a Cast of the indices: the node writes the narrow type (rows, short
+/// rows, lanes; the long axis of 3000 wraps in UINT8), or, when the INT64 indices are a graph
+/// output too, the Cast runs apart; either way both outputs are the definition's.
+#[test]
+fn arg_then_cast_matches_the_definition() {
+    let mut g = Lcg(5);
+    let cases: Vec<_> = CAST_FOLD_CASES.iter().filter(|c| c.after).collect();
+    assert_eq!(cases.len(), 48);
+    for case in cases {
+        let n: usize = case.shape.iter().product();
+        let axis = case.axis.rem_euclid(case.shape.len() as i64) as usize;
+        let kept = n / case.shape[axis];
+        for _ in 0..10 {
+            let x: Vec<f64> = (0..n).map(|_| value(&mut g, DType::F32)).collect();
+            let mut input = Vec::new();
+            for &v in &x {
+                bytes(v, DType::F32, &mut input);
+            }
+            let array = ArrayD::from_shape_vec(IxDyn(case.shape), x).unwrap();
+            let extreme = if case.max { Extreme::Max } else { Extreme::Min };
+            let want = reference::arg(&array, extreme, case.axis, false, case.last);
+            let want_cast: Vec<u8> = want.iter().flat_map(|&i| cast_index(i, case.to)).collect();
+            let mut y = vec![0u8; want_cast.len()];
+            let mut i64s = vec![0u8; kept * 8];
+            // Folded: no INT64 intermediate in scratch.
+            assert_eq!(case.scratch, 0, "{:?} {:?}", case.to, case.shape);
+            if case.shared {
+                (case.run_bytes)(&[&input], &mut [&mut y, &mut i64s]).expect("run_bytes");
+                let got: Vec<i64> = i64s
+                    .chunks(8)
+                    .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+                    .collect();
+                assert_eq!(got, want.iter().copied().collect::<Vec<_>>());
+            } else {
+                (case.run_bytes)(&[&input], &mut [&mut y]).expect("run_bytes");
+            }
+            assert_eq!(
+                y, want_cast,
+                "ArgMax {} then Cast to {:?}, shape {:?} axis {}",
+                case.max, case.to, case.shape, case.axis
+            );
+        }
+    }
+}
