@@ -21,6 +21,10 @@ mod matrix_spec;
 #[path = "build_cast_folds.rs"]
 mod cast_folds;
 
+/// The MaxPool-with-Indices models of `tests/pool_indices.rs`.
+#[path = "build_pool_indices.rs"]
+mod pool_indices;
+
 /// The official node tests of the glue ops (`tests/node_glue.rs`).
 #[path = "build_node_glue.rs"]
 mod node_glue;
@@ -982,6 +986,8 @@ fn main() {
     node_glue::exporters(&out_dir);
     println!("cargo:rerun-if-changed=build_cast_folds.rs");
     cast_folds::generate(&out_dir);
+    println!("cargo:rerun-if-changed=build_pool_indices.rs");
+    pool_indices::generate(&out_dir);
 }
 
 /// The models and generated modules of the benchmark matrix (see `benches/matrix/spec.rs`).

@@ -978,3 +978,43 @@ fn errors_are_capped_with_a_count_of_the_rest() {
     let last = e.iter().last().unwrap().message.clone();
     assert!(last.contains("and 150 more errors not shown"), "{last}");
 }
+
+/// MaxPool takes its `Indices` output from version 8: before that, or with a third output, or
+/// over an empty map, the node is refused with what to change.
+#[test]
+fn maxpool_outputs_beyond_the_version_or_an_empty_map() {
+    let pool = |opset: i64, outs: &[&str], shape: &[i64]| {
+        let kernel: Vec<i64> = shape[2..].to_vec();
+        model(
+            opset,
+            vec![node(
+                "MaxPool",
+                "pool",
+                &["x"],
+                outs,
+                vec![attr_ints("kernel_shape", &kernel)],
+            )],
+            vec![vi("x", FLOAT, &n(shape))],
+            outs.iter()
+                .filter(|o| !o.is_empty())
+                .map(|o| output(o))
+                .collect(),
+        )
+    };
+    // Version 8 and on: both outputs compile.
+    let g = analyze(
+        &bytes(&pool(8, &["y", "i"], &[1, 2, 3, 3])),
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(g.nodes.len(), 1, "one fused node computes both");
+    assert_eq!(g.nodes[0].fused.len(), 1);
+    // Version 1 has one output.
+    let e = message(&pool(7, &["y", "i"], &[1, 2, 3, 3]));
+    assert_has(&e, &["\"pool\"", "has 2 outputs", "optional outputs"]);
+    let e = message(&pool(12, &["y", "i", "z"], &[1, 2, 3, 3]));
+    assert_has(&e, &["has 3 outputs"]);
+    // Only Indices read (Y unread) is fine; an empty map has no index of a maximum.
+    let e = message(&pool(12, &["y", "i"], &[1, 2, 0, 3]));
+    assert_has(&e, &["empty map", "Indices", "remove the Indices output"]);
+}

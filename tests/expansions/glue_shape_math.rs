@@ -7,8 +7,7 @@
 /// | node | op | input | output |
 /// | --- | --- | --- | --- |
 /// | 5 `flat` | Reshape-13 | `x` FLOAT [2, 3, 4] | `f` FLOAT [2, 12] |
-/// | 6 `top` | ArgMax-13 | `f` FLOAT [2, 12] | `i` INT64 [2] |
-/// | 7 `narrow` | Cast-13 | `i` INT64 [2] | `label` INT32 [2] |
+/// | 6 `top` | ArgMax-13 | `f` FLOAT [2, 12] | `label` INT32 [2] |
 pub mod glue_shape_math {
     /// The names of the run-time inputs, in graph order (the order of `run_bytes`).
     pub const INPUT_NAMES: [&str; 1] = ["x"];
@@ -75,11 +74,9 @@ pub mod glue_shape_math {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        let mut scratch_i64 = ::onnx_aot::bytes::Storage::<i64, 2>::zeroed();
         compute(
             inputs.x.as_slice().as_flattened().as_flattened(),
             outputs.label.as_mut_slice(),
-            scratch_i64.as_mut_slice(),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -89,42 +86,31 @@ pub mod glue_shape_math {
         scratch: &mut Scratch,
         outputs: &mut Outputs,
     ) {
+        let _ = scratch;
         compute(
             inputs.x.as_slice().as_flattened().as_flattened(),
             outputs.label.as_mut_slice(),
-            scratch.scratch_i64.as_mut_slice(),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.
-    pub const SCRATCH_BYTES: usize = 16;
+    pub const SCRATCH_BYTES: usize = 0;
     /// Scratch memory of the intermediate values, one buffer per element type.
     ///
-    /// | value | type | shape | buffer | elements |
-    /// | --- | --- | --- | --- | --- |
-    /// | `i` | INT64 | [2] | `scratch_i64` | 0..2 |
+    /// The model has no intermediate values: no scratch memory.
     #[derive(Clone, Debug, PartialEq)]
-    pub struct Scratch {
-        scratch_i64: [i64; 2],
-    }
+    pub struct Scratch {}
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
         pub const fn zeroed() -> Self {
-            Scratch {
-                scratch_i64: [<i64 as ::onnx_aot::Element>::ZERO; 2],
-            }
+            Scratch {}
         }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
     #[allow(unused_variables, clippy::too_many_arguments)]
-    fn compute(in_x: &[f32], out_label: &mut [i32], scratch_i64: &mut [i64]) {
-        if let Some(y) = scratch_i64.get_mut(0..2) {
-            node_6_argmax(in_x, y);
-        }
-        if let Some(x) = scratch_i64.get(0..2) {
-            node_7_cast(x, &mut *out_label);
-        }
+    fn compute(in_x: &[f32], out_label: &mut [i32]) {
+        node_6_argmax(in_x, &mut *out_label);
     }
     /// Runs the model on raw tensors: inputs and outputs in graph order, elements
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
@@ -153,12 +139,7 @@ pub mod glue_shape_math {
         let mut in_buf_0 = ::onnx_aot::bytes::Storage::<f32, 24>::zeroed();
         ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
         let mut out_buf_0 = ::onnx_aot::bytes::Storage::<i32, 2>::zeroed();
-        let mut scratch_i64 = ::onnx_aot::bytes::Storage::<i64, 2>::zeroed();
-        compute(
-            in_buf_0.as_slice(),
-            out_buf_0.as_mut_slice(),
-            scratch_i64.as_mut_slice(),
-        );
+        compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice());
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         Ok(())
     }
@@ -178,29 +159,26 @@ pub mod glue_shape_math {
         ) -> ::core::result::Result<OutputArrays, ::onnx_aot::nd::NdError> {
             let in_x = ::onnx_aot::nd::Contiguous::new(x, 0, INPUT_NAMES[0], INPUT_SHAPES[0])?;
             let mut out_label = ::onnx_aot::nd::buffer::<i32>(2);
-            let mut scratch_i64 = ::onnx_aot::nd::buffer::<i64>(2);
-            compute(in_x.as_slice(), out_label.as_mut_slice(), scratch_i64.as_mut_slice());
+            compute(in_x.as_slice(), out_label.as_mut_slice());
             Ok(OutputArrays {
                 label: ::onnx_aot::nd::into_array(out_label, OUTPUT_SHAPES[0])?,
             })
         }
     }
     /// ONNX node 6 `top`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
-    /// Input `f`: FLOAT [2, 12]; output `i`: INT64 [2].
+    /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0; indices written as INT32 (the Cast folded into the writes).
+    /// Input `f`: FLOAT [2, 12]; output `label`: INT32 [2].
     ///
-    /// Plan: arg-reduction over contiguous short rows of 12, unrolled.
+    /// Plan: arg-reduction over contiguous short rows of 12, unrolled, in tiles of 2048 block(s) whose indices are written as INT32 (the Cast folded into the writes).
     #[inline]
-    fn node_6_argmax(x: &[f32], y: &mut [i64]) {
-        ::onnx_aot::kernels::arg_rows_short::<f32, ::onnx_aot::Max, false, 12>(x, y);
-    }
-    /// ONNX node 7 `narrow`: Cast-13 (opset 13).
-    /// Attributes as written: to=6; resolved: to INT32.
-    /// Input `i`: INT64 [2]; output `label`: INT32 [2].
-    ///
-    /// Plan: element by element, INT64 to INT32.
-    #[inline]
-    fn node_7_cast(x: &[i64], y: &mut [i32]) {
-        ::onnx_aot::kernels::cast::<i64, i32>(x, y);
+    fn node_6_argmax(x: &[f32], y: &mut [i32]) {
+        let mut tile = [0i64; 2048];
+        for (x, out) in x.chunks(24576).zip(y.chunks_mut(2048)) {
+            let y = &mut tile[..out.len()];
+            ::onnx_aot::kernels::arg_rows_short::<f32, ::onnx_aot::Max, false, 12>(x, y);
+            for (o, &i) in out.iter_mut().zip(y.iter()) {
+                *o = i as i32;
+            }
+        }
     }
 }

@@ -62,7 +62,11 @@ fn value(g: &mut Lcg, dtype: DType) -> f64 {
         let pool: [f64; 9] = [-3.0, -1.0, 0.0, 1.0, 2.0, 255.0, 256.0, -129.0, 127.0];
         let v = pool[(g.next() % 9) as usize];
         // Large values too, where i32 -> f32 rounds; each value within its type's range.
-        let scale = if g.next().is_multiple_of(5) { 1e5 + 1.0 } else { 1.0 };
+        let scale = if g.next().is_multiple_of(5) {
+            1e5 + 1.0
+        } else {
+            1.0
+        };
         return match dtype {
             DType::U8 => v.rem_euclid(256.0),
             DType::I8 => v.clamp(-128.0, 127.0),

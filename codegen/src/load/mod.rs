@@ -42,6 +42,8 @@ struct Pending<'m> {
     op: &'static Registration,
     version: i64,
     opset: i64,
+    /// Which of the node's outputs this pending node computes (see `Family::outputs`).
+    output: usize,
 }
 
 /// The state of one load: the values found so far and the errors.

@@ -65,7 +65,25 @@ impl<'o> Loader<'o> {
                 op,
                 version,
                 opset,
+                output: 0,
             });
+            // The other outputs an op may have, each its own node (when the node is otherwise
+            // well formed: the order stage reports the rest).
+            let allowed = op.family.outputs(version);
+            let well_formed = proto.output.first().is_some_and(|o| !o.is_empty())
+                && proto.output.iter().skip(allowed).all(String::is_empty);
+            for (k, name) in proto.output.iter().enumerate().take(allowed).skip(1) {
+                if well_formed && !name.is_empty() {
+                    pending.push(Pending {
+                        index,
+                        proto,
+                        op,
+                        version,
+                        opset,
+                        output: k,
+                    });
+                }
+            }
         }
         if !unsupported.is_empty() {
             self.errors.model(format!(
@@ -243,9 +261,10 @@ impl<'o> Loader<'o> {
             data: input,
             constants: &constants,
             input_dtypes: &input_dtypes,
+            output: p.output,
         };
         let resolved = family.resolve(&cx);
-        let output = p.proto.output[0].clone();
+        let output = p.proto.output[p.output].clone();
         let (op, dtype, shape) = match resolved {
             Ok(Resolved::Compute { op, dtype, shape }) => (op, dtype, shape),
             Ok(Resolved::Constant(t)) => {

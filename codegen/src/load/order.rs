@@ -51,9 +51,13 @@ impl<'o> Loader<'o> {
         let mut keep = vec![true; pending.len()];
         for (i, p) in pending.iter().enumerate() {
             let node = describe(p);
-            // Optional outputs left out (empty names) do not count.
+            // Optional outputs left out (empty names) do not count; each further output an op
+            // may have is a pending node of its own, checked with the first.
+            let allowed = p.op.family.outputs(p.version);
             let given = p.proto.output.iter().filter(|o| !o.is_empty()).count();
-            if given != 1 || p.proto.output[0].is_empty() {
+            let extra = p.proto.output.iter().skip(allowed).any(|o| !o.is_empty());
+            let first = p.proto.output.first().is_some_and(|o| !o.is_empty());
+            if p.output == 0 && (extra || !first) {
                 let what = if given > 1 {
                     format!(
                         "onnx-aot computes only nodes with one output ({} with its optional \
@@ -71,7 +75,7 @@ impl<'o> Loader<'o> {
                 keep[i] = false;
                 continue;
             }
-            let out = p.proto.output[0].as_str();
+            let out = p.proto.output[p.output].as_str();
             if let Some(&other) = producer.get(out) {
                 self.errors.model(format!(
                     "value {out:?} is produced twice: by {} and by {node}; every value needs \
@@ -174,7 +178,7 @@ fn describe_cycle(pending: &[Pending<'_>], cycle: &[usize]) -> String {
             continue;
         }
         let j = cycle[(k + 1) % cycle.len()];
-        let value = &pending[j].proto.output[0];
+        let value = &pending[j].proto.output[pending[j].output];
         let from = if j == i {
             "itself".to_string()
         } else if j == cycle[0] {

@@ -338,6 +338,7 @@ mod tests {
             data: Some(&x),
             constants: &[None, None],
             input_dtypes: &[Some(DType::I64), Some(DType::U8)],
+            output: 0,
         };
         let Ok(Resolved::Compute { op, dtype, .. }) = CAST_LIKE.resolve(&cx) else {
             panic!("resolves to a computation");

@@ -112,6 +112,7 @@ mod tests {
             data: None,
             constants: &[],
             input_dtypes: &[],
+            output: 0,
         };
         match CONSTANT.resolve(&cx)? {
             Resolved::Constant(t) => Ok(t),

@@ -12,7 +12,7 @@
 //! | [`identity`] | Identity |
 //! | [`constant`] | Constant |
 //! | [`cast`] | Cast, CastLike |
-//! | [`pool`] | GlobalMaxPool |
+//! | [`pool`] | GlobalMaxPool, MaxPool over the whole map ([`pool_indices`]: its `Indices`) |
 //! | [`shape_math`] | Shape, Gather, Concat, ConstantOfShape, Add, Sub, Mul, Div (evaluated at build time) |
 //! | [`strided`] | Transpose, Slice (strided views; folded into max-family readers when possible) |
 //! | [`reshape`] | Reshape, Flatten, Squeeze, Unsqueeze (views, folded on constants) |
@@ -28,6 +28,7 @@ pub mod hardmax;
 pub mod identity;
 pub mod layout;
 pub mod pool;
+pub mod pool_indices;
 pub mod reduce;
 pub mod registry;
 pub mod reshape;
@@ -132,6 +133,9 @@ pub struct NodeCx<'a> {
     pub constants: &'a [Option<&'a Tensor>],
     /// For each input position, its element type when known (CastLike's `target_type`).
     pub input_dtypes: &'a [Option<DType>],
+    /// Which output of the node is resolved (0 but for ops with several, see
+    /// [`Family::outputs`]).
+    pub output: usize,
 }
 
 /// A node as its family resolved it.
@@ -171,6 +175,14 @@ pub trait Family: Sync {
     /// the output's type and shape inferred. The error is the whole message, starting with
     /// `cx.label`.
     fn resolve(&self, cx: &NodeCx<'_>) -> Result<Resolved, String>;
+
+    /// How many outputs a node of the op may have at a version (MaxPool's `Indices` makes
+    /// two). A node with several is loaded as one node per output given, each resolved with
+    /// [`NodeCx::output`] naming its output; sibling fusion joins them into one pass again.
+    fn outputs(&self, version: i64) -> usize {
+        let _ = version;
+        1
+    }
 
     /// The version that applies under an opset import: the highest `since_version` <= opset.
     fn version_at(&self, opset: i64) -> Option<i64> {

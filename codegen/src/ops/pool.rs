@@ -73,7 +73,7 @@ impl Family for GlobalMaxPoolFamily {
 /// MaxPool (1, 8, 10, 11, 12, 22) whose window covers every spatial dimension, with no padding
 /// and dilation 1, `auto_pad` NOTSET or VALID: what exporters write for global and adaptive max
 /// pooling to size 1. It is GlobalMaxPool then; other windows are an error naming the
-/// attributes. The optional Indices output is not supported yet (the loader says so).
+/// attributes. The optional Indices output (from 8) is [`super::pool_indices`].
 pub struct MaxPoolFamily;
 
 /// MaxPool.
@@ -119,6 +119,14 @@ impl Family for MaxPoolFamily {
         }
     }
 
+    fn outputs(&self, version: i64) -> usize {
+        if version >= 8 {
+            2
+        } else {
+            1
+        }
+    }
+
     fn resolve(&self, cx: &NodeCx<'_>) -> Result<Resolved, String> {
         let input = super::data(cx)?;
         let spatial = input.shape.get(2..).unwrap_or(&[]);
@@ -160,6 +168,23 @@ impl Family for MaxPoolFamily {
                 cx.attrs.ints("dilations").unwrap_or(&[]),
             ));
         }
+        if cx.output == 1 {
+            let column_major = cx.attrs.int("storage_order").unwrap_or(0) != 0;
+            let (op, shape) =
+                super::pool_indices::indices(input, column_major).ok_or_else(|| {
+                    format!(
+                        "{label}: the input {:?} has shape {:?}, an empty map: the Indices of a \
+                     maximum over no element are undefined; remove the Indices output or give \
+                     the map a non-zero size",
+                        input.name, input.shape
+                    )
+                })?;
+            return Ok(Resolved::Compute {
+                op,
+                dtype: DType::I64,
+                shape,
+            });
+        }
         GLOBAL_MAX_POOL.resolve(cx)
     }
 }
@@ -185,6 +210,7 @@ mod tests {
             data: Some(&input),
             constants: &[None],
             input_dtypes: &[],
+            output: 0,
         };
         match GLOBAL_MAX_POOL.resolve(&cx)? {
             Resolved::Compute { op, shape, .. } => {
@@ -238,6 +264,7 @@ mod tests {
             data: Some(&input),
             constants: &[None],
             input_dtypes: &[],
+            output: 0,
         };
         match MAX_POOL.resolve(&cx)? {
             Resolved::Compute { shape, .. } => Ok(shape),

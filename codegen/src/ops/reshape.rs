@@ -369,6 +369,7 @@ mod tests {
             data: Some(&x),
             constants: &constants,
             input_dtypes: &[],
+            output: 0,
         };
         match family.resolve(&cx)? {
             Resolved::Compute { shape, .. } => Ok(shape),

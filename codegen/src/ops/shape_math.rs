@@ -384,6 +384,7 @@ mod tests {
             data,
             constants: &constants,
             input_dtypes: &[],
+            output: 0,
         };
         match family.resolve(&cx)? {
             Resolved::Constant(t) => Ok(t),

@@ -372,6 +372,7 @@ mod tests {
             data: None,
             constants: &constants,
             input_dtypes: &[],
+            output: 0,
         };
         if family.slice {
             slice_view(&cx, shape).unwrap()
