@@ -49,6 +49,7 @@ pub fn generate(out_dir: &Path) {
     let mut errors = Vec::new();
     let mut n = 0;
     cast_after(&mut modules, &mut table, &mut errors);
+    reductions(&mut modules, &mut table, &mut errors);
     for &(from, from_name, to, to_name) in PAIRS {
         for &(shape, axis) in LAYOUTS {
             for (op, last) in [("ArgMax", 0), ("ArgMin", 1), ("ArgMax", 1), ("ArgMin", 0)] {
@@ -75,7 +76,7 @@ pub fn generate(out_dir: &Path) {
                         let _ = writeln!(
                             table,
                             "    CastFoldCase {{ from: DType::{from_name}, to: DType::{to_name}, \
-                             after: false, shared: false, shape: &{shape:?}, axis: {axis}, max: {}, last: {}, \
+                             after: false, shared: false, reduce: None, shape: &{shape:?}, axis: {axis}, max: {}, last: {}, \
                              scratch: {module}::SCRATCH_BYTES, run_bytes: {module}::run_bytes }},",
                             op == "ArgMax",
                             last == 1
@@ -133,11 +134,77 @@ fn cast_after(modules: &mut String, table: &mut String, errors: &mut Vec<String>
                         let _ = writeln!(
                             table,
                             "    CastFoldCase {{ from: DType::F32, to: DType::{to_name}, \
-                             after: true, shared: {shared}, shape: &{shape:?}, axis: {axis}, \
+                             after: true, shared: {shared}, reduce: None, shape: &{shape:?}, \
+                             axis: {axis}, \
                              max: {}, last: {}, scratch: {module}::SCRATCH_BYTES, \
                              run_bytes: {module}::run_bytes }},",
                             op == "ArgMax",
                             last == 1
+                        );
+                    }
+                    Err(e) => errors.push(format!("{module}: {e}")),
+                }
+            }
+        }
+    }
+}
+
+/// (shape, axes) of the reductions: rows, lanes, two axes apart, everything.
+const REDUCTIONS: &[(&[usize], &[i64])] = &[
+    (&[6, 7], &[1]),
+    (&[9, 5], &[0]),
+    (&[4, 3, 20], &[0, 2]),
+    (&[3, 300], &[0, 1]),
+];
+
+/// ReduceMax or ReduceMin with a Cast before it (`reduce: Some(false)`) or after it
+/// (`Some(true)`), for every pair of `PAIRS`.
+fn reductions(modules: &mut String, table: &mut String, errors: &mut Vec<String>) {
+    let mut n = 0;
+    for &(from, from_name, to, to_name) in PAIRS {
+        for &(shape, axes) in REDUCTIONS {
+            for (op, after) in [
+                ("ReduceMax", false),
+                ("ReduceMin", true),
+                ("ReduceMax", true),
+                ("ReduceMin", false),
+            ] {
+                if after && from == dt::INT16 {
+                    // ReduceMax/ReduceMin take no INT16.
+                    continue;
+                }
+                let module = format!("cast_reduce_{n}");
+                n += 1;
+                let out_shape: Vec<usize> = (0..shape.len())
+                    .filter(|a| !axes.contains(&(*a as i64)))
+                    .map(|a| shape[a])
+                    .collect();
+                let reduce = |input: &str, output: &str| {
+                    Node::new(op, &[input], &[output])
+                        .ints("axes", axes)
+                        .int("keepdims", 0)
+                };
+                let mut b = ModelBuilder::new();
+                b.opset("", 13).input("x", from, &dims(shape));
+                if after {
+                    b.node(reduce("x", "r"))
+                        .node(Node::new("Cast", &["r"], &["y"]).int("to", i64::from(to)));
+                } else {
+                    b.node(Node::new("Cast", &["x"], &["c"]).int("to", i64::from(to)))
+                        .node(reduce("c", "y"));
+                }
+                b.output("y", to, &dims(&out_shape));
+                match onnx_aot_codegen::generate_pretty(&b.build(), &Options::new(module.clone())) {
+                    Ok(code) => {
+                        modules.push_str(&code);
+                        modules.push('\n');
+                        let _ = writeln!(
+                            table,
+                            "    CastFoldCase {{ from: DType::{from_name}, to: DType::{to_name}, \
+                             after: {after}, shared: false, reduce: Some(&{axes:?}), \
+                             shape: &{shape:?}, axis: 0, max: {}, last: false, \
+                             scratch: {module}::SCRATCH_BYTES, run_bytes: {module}::run_bytes }},",
+                            op == "ReduceMax"
                         );
                     }
                     Err(e) => errors.push(format!("{module}: {e}")),

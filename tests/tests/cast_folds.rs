@@ -19,6 +19,8 @@ struct CastFoldCase {
     after: bool,
     /// The INT64 indices are a graph output too (then the Cast is not folded).
     shared: bool,
+    /// A ReduceMax/ReduceMin over these axes instead of ArgMax/ArgMin (keepdims 0).
+    reduce: Option<&'static [i64]>,
     shape: &'static [usize],
     axis: i64,
     max: bool,
@@ -189,9 +191,15 @@ fn cast(v: f64, from: DType, to: DType) -> f64 {
 
 #[test]
 fn cast_then_arg_matches_the_definition() {
-    assert_eq!(CAST_FOLD_CASES.len(), 11 * 5 * 4 + 4 * 6 * 2);
+    assert_eq!(
+        CAST_FOLD_CASES.len(),
+        11 * 5 * 4 + 4 * 6 * 2 + 11 * 4 * 4 - 8
+    );
     let mut g = Lcg(3);
-    for case in CAST_FOLD_CASES.iter().filter(|c| !c.after) {
+    for case in CAST_FOLD_CASES
+        .iter()
+        .filter(|c| !c.after && c.reduce.is_none())
+    {
         let n: usize = case.shape.iter().product();
         for round in 0..40 {
             let x: Vec<f64> = (0..n).map(|_| value(&mut g, case.from)).collect();
@@ -229,7 +237,10 @@ fn cast_then_arg_matches_the_definition() {
 /// the others keep their own pass and a scratch tensor.
 #[test]
 fn foldable_casts_leave_no_intermediate() {
-    for case in CAST_FOLD_CASES.iter().filter(|c| !c.after) {
+    for case in CAST_FOLD_CASES
+        .iter()
+        .filter(|c| !c.after && c.reduce.is_none())
+    {
         let widening = matches!(
             (case.from, case.to),
             (DType::F16, DType::F32)
@@ -275,7 +286,10 @@ fn cast_index(i: i64, to: DType) -> Vec<u8> {
 #[test]
 fn arg_then_cast_matches_the_definition() {
     let mut g = Lcg(5);
-    let cases: Vec<_> = CAST_FOLD_CASES.iter().filter(|c| c.after).collect();
+    let cases: Vec<_> = CAST_FOLD_CASES
+        .iter()
+        .filter(|c| c.after && c.reduce.is_none())
+        .collect();
     assert_eq!(cases.len(), 48);
     for case in cases {
         let n: usize = case.shape.iter().product();
@@ -311,5 +325,89 @@ fn arg_then_cast_matches_the_definition() {
                 case.max, case.to, case.shape, case.axis
             );
         }
+    }
+}
+
+/// A Cast before or after ReduceMax/ReduceMin: after, always folded (the reduction writes the
+/// cast type); before, folded when the cast keeps the order and NaN (then the extreme of the
+/// cast values is the cast extreme), not for wraps and float-to-integer casts. Every case against
+/// the definition: the reference reduction over the cast values, or the cast of the reduction.
+#[test]
+fn casts_around_reductions_match_the_definition() {
+    let mut g = Lcg(13);
+    let cases: Vec<_> = CAST_FOLD_CASES
+        .iter()
+        .filter(|c| c.reduce.is_some())
+        .collect();
+    // Every pair, both sides, but a ReduceMax/ReduceMin over INT16 (not in its constraint).
+    assert_eq!(cases.len(), 11 * 4 * 4 - 8);
+    for case in cases {
+        let axes = case.reduce.unwrap_or(&[]);
+        let order_kept = !matches!(
+            (case.from, case.to),
+            (DType::I32, DType::U8) | (DType::F32, DType::I32)
+        );
+        assert_eq!(
+            case.scratch == 0,
+            case.after || order_kept,
+            "{:?} -> {:?} after {}: scratch {}",
+            case.from,
+            case.to,
+            case.after,
+            case.scratch
+        );
+        let n: usize = case.shape.iter().product();
+        let extreme = if case.max { Extreme::Max } else { Extreme::Min };
+        for _ in 0..20 {
+            let x: Vec<f64> = (0..n).map(|_| value(&mut g, case.from)).collect();
+            let mut input = Vec::new();
+            for &v in &x {
+                bytes(v, case.from, &mut input);
+            }
+            let want: Vec<f64> = if case.after {
+                let array = ArrayD::from_shape_vec(IxDyn(case.shape), x.clone()).unwrap();
+                let r = reference::reduce(&array, extreme, Some(axes), false, false);
+                r.iter().map(|&v| cast(v, case.from, case.to)).collect()
+            } else {
+                let cast_x: Vec<f64> = x.iter().map(|&v| cast(v, case.from, case.to)).collect();
+                let array = ArrayD::from_shape_vec(IxDyn(case.shape), cast_x).unwrap();
+                let r = reference::reduce(&array, extreme, Some(axes), false, false);
+                r.iter().copied().collect()
+            };
+            let size = case.to.size();
+            let mut y = vec![0u8; want.len() * size];
+            (case.run_bytes)(&[&input], &mut [&mut y]).expect("run_bytes");
+            let mut expected = Vec::new();
+            for &v in &want {
+                bytes(v, case.to, &mut expected);
+            }
+            // NaN payloads aside: compare NaN as NaN.
+            let got: Vec<f64> = y.chunks(size).map(|c| read(c, case.to)).collect();
+            for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    a == b || (a.is_nan() && b.is_nan()),
+                    "{:?} -> {:?} after {} {:?} axes {axes:?} at {k}: {a} != {b}",
+                    case.from,
+                    case.to,
+                    case.after,
+                    case.shape
+                );
+            }
+        }
+    }
+}
+
+/// One element of `dtype` from its little-endian bytes, held in f64.
+fn read(c: &[u8], dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => f16::from_le_bytes([c[0], c[1]]).to_f64(),
+        DType::BF16 => bf16::from_le_bytes([c[0], c[1]]).to_f64(),
+        DType::F32 => f64::from(f32::from_le_bytes(c.try_into().unwrap())),
+        DType::F64 => f64::from_le_bytes(c.try_into().unwrap()),
+        DType::U8 => f64::from(c[0]),
+        DType::I8 => f64::from(c[0] as i8),
+        DType::I16 => f64::from(i16::from_le_bytes(c.try_into().unwrap())),
+        DType::I32 => f64::from(i32::from_le_bytes(c.try_into().unwrap())),
+        other => panic!("no values of {other:?}"),
     }
 }

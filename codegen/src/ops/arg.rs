@@ -221,6 +221,7 @@ impl Compute for ArgOp {
                 .collect()
         };
         reduce.direction == self.direction
+            && reduce.cast.is_none()
             && !reduce.noop
             && input.numel() > 0
             && wide(&reduce.axes) == wide(&[self.axis])

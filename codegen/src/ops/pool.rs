@@ -61,6 +61,7 @@ impl Family for GlobalMaxPoolFamily {
             axes: (2..rank).collect(),
             keepdims: true,
             noop: false,
+            cast: None,
         };
         Ok(Resolved::Compute {
             op: Arc::new(op),

@@ -112,6 +112,7 @@ impl Compute for PoolIndicesOp {
         sibling.downcast_ref::<ReduceOp>().is_some_and(|r| {
             r.direction == Direction::Max
                 && !r.noop
+                && r.cast.is_none()
                 && r.keepdims
                 && r.axes == (2..rank).collect::<Vec<_>>()
                 && input.numel() > 0

@@ -125,6 +125,7 @@ impl Family for ReduceFamily {
             axes,
             keepdims,
             noop,
+            cast: None,
         };
         Ok(Resolved::Compute {
             op: Arc::new(op),
@@ -145,6 +146,19 @@ pub struct ReduceOp {
     pub keepdims: bool,
     /// `noop_with_empty_axes=1` with empty axes: the output is the input.
     pub noop: bool,
+    /// When a Cast before or after the node was folded into it: the type the output is
+    /// written in. The reduction runs in the input's own type into a tile on the stack, which
+    /// is then converted (a monotone cast before a reduction commutes with it).
+    pub cast: Option<DType>,
+}
+
+/// Output elements a reduction with a folded Cast keeps on the stack (up to 16 KiB).
+const CAST_TILE: usize = 2048;
+
+/// Whether a Cast from `from` to `to` keeps the order of values (never inverts two of them)
+/// and turns NaN into NaN: then the extreme of the cast values is the cast extreme.
+fn monotone(from: DType, to: DType) -> bool {
+    from != DType::Bool && to != DType::Bool && (to.is_float() || from.widens_exactly_to(to))
 }
 
 /// How a reduction is computed.
@@ -190,6 +204,32 @@ impl Compute for ReduceOp {
         Some(format!("{which}, keepdims {}", u8::from(self.keepdims)))
     }
 
+    fn over_cast(&self, from: DType, to: DType, cast: &Value) -> Option<Arc<dyn Compute>> {
+        // An empty reduction gives the identity of the cast type, which is no cast of the
+        // input type's identity: only tensors with elements.
+        let out: usize = self.out_numel(&cast.shape);
+        (self.cast.is_none()
+            && !self.noop
+            && cast.numel() > 0
+            && out <= CAST_TILE
+            && monotone(from, to))
+        .then(|| {
+            Arc::new(ReduceOp {
+                cast: Some(to),
+                ..self.clone()
+            }) as Arc<dyn Compute>
+        })
+    }
+
+    fn writes_cast(&self, to: DType, input: &Value) -> Option<Arc<dyn Compute>> {
+        (self.cast.is_none() && self.out_numel(&input.shape) <= CAST_TILE).then(|| {
+            Arc::new(ReduceOp {
+                cast: Some(to),
+                ..self.clone()
+            }) as Arc<dyn Compute>
+        })
+    }
+
     fn over_permuted(&self, perm: &[usize], transposed: &Value) -> Option<Arc<dyn Compute>> {
         if self.noop || !kept_order_preserved(&transposed.shape, perm, &self.axes) {
             return None;
@@ -202,7 +242,48 @@ impl Compute for ReduceOp {
         }))
     }
 
-    fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
+    fn emit(&self, input: &Value, output: &Value, rt: &TokenStream) -> NodeCode {
+        let code = self.emit_own(input, rt);
+        let Some(to) = self.cast else {
+            return code;
+        };
+        let t = elem_tokens(input.dtype, rt);
+        let u = elem_tokens(to, rt);
+        let n = lit_usize(output.numel());
+        let body = code.body;
+        NodeCode {
+            body: quote! {
+                let mut tile = [<#t as #rt::Element>::ZERO; #n];
+                {
+                    let y = &mut tile[..];
+                    #body
+                }
+                #rt::kernels::cast::<#t, #u>(&tile, y);
+            },
+            plan: format!(
+                "{} in {}, then written as {to} (a Cast folded into the node)",
+                code.plan, input.dtype
+            ),
+        }
+    }
+}
+
+impl ReduceOp {
+    /// Elements of the output over an input of `shape`.
+    fn out_numel(&self, shape: &[usize]) -> usize {
+        if self.noop {
+            return shape.iter().product();
+        }
+        shape
+            .iter()
+            .enumerate()
+            .filter(|(a, _)| !self.axes.contains(a))
+            .map(|(_, d)| d)
+            .product()
+    }
+
+    /// The body in the input's own type, over `x` and `y`.
+    fn emit_own(&self, input: &Value, rt: &TokenStream) -> NodeCode {
         let k = quote!(#rt::kernels);
         let t = elem_tokens(input.dtype, rt);
         let d = direction_tokens(self.direction, rt);
@@ -316,6 +397,7 @@ mod tests {
             axes,
             keepdims: true,
             noop,
+            cast: None,
         }
     }
 
