@@ -136,6 +136,14 @@ impl Builder {
         self
     }
 
+    /// The path of the runtime crate in the crate that includes the module, when it depends
+    /// on `onnx-aot` under another name (`rt = { package = "onnx-aot", .. }` gives `"rt"` or
+    /// `"::rt"`); `::onnx_aot` by default. The macro's `crate = rt`.
+    pub fn runtime_crate(mut self, path: impl Into<String>) -> Self {
+        self.options.runtime_path = path.into();
+        self
+    }
+
     /// Writes to this file instead of `OUT_DIR/NAME.rs`.
     pub fn out_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.out_file = Some(path.into());
@@ -161,6 +169,13 @@ impl Builder {
                     "{}_model",
                     crate::names::sanitize(name).trim_end_matches('_')
                 )
+            ));
+        }
+        let runtime = &self.options.runtime_path;
+        if syn::parse_str::<syn::Path>(runtime).is_err() {
+            self.malformed.push(format!(
+                "Builder::runtime_crate({runtime:?}) is not a Rust path; give the name the \
+                 crate depends on onnx-aot under, e.g. \"rt\" or \"::onnx_aot\""
             ));
         }
         if !self.malformed.is_empty() {

@@ -40,10 +40,7 @@ fn declared(vi: &ValueInfoProto, options: &Options) -> Option<Declared> {
 /// The items of a stand-in module: the declared interface with entry points that compute
 /// nothing, or only the entry points' names when the interface cannot be read. Never fails.
 pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
-    let rt: TokenStream = options
-        .runtime_path
-        .parse()
-        .unwrap_or_else(|_| quote!(::onnx_aot));
+    let rt = crate::tokens::private_path(&options.runtime_path);
     // With a graph cut, the interface of the cut graph (the uncut one if the cut fails).
     let model = decode(bytes, "")
         .ok()

@@ -19,6 +19,8 @@ pub struct ModelArgs {
     pub start: Vec<(Start, Span)>,
     /// The tensors kept as outputs: `outputs: ["t"]`.
     pub outputs: Option<Vec<(String, Span)>>,
+    /// `crate = path`: the path of the runtime crate (renamed in the user's Cargo.toml).
+    pub krate: Option<syn::Path>,
 }
 
 /// `NAME = SIZE` in `dims`.
@@ -192,6 +194,7 @@ impl Parse for ModelArgs {
             free: Vec::new(),
             start: Vec::new(),
             outputs: None,
+            krate: None,
         };
         if input.peek(syn::token::Brace) {
             let block;
@@ -286,6 +289,26 @@ impl ModelArgs {
     fn parse_options(&mut self, block: ParseStream) -> syn::Result<()> {
         let mut seen: Vec<String> = Vec::new();
         while !block.is_empty() {
+            if block.peek(Token![crate]) {
+                // `crate = path`: the runtime under another name.
+                let word = block.parse::<Token![crate]>()?;
+                if self.krate.is_some() {
+                    return Err(syn::Error::new(word.span, "`crate` is given twice"));
+                }
+                if !block.peek(Token![=]) {
+                    return Err(block.error(
+                        "expected `=` and the runtime's path after `crate`, e.g. `crate = rt` \
+                         for a dependency `rt = { package = \"onnx-aot\", .. }`",
+                    ));
+                }
+                block.parse::<Token![=]>()?;
+                self.krate = Some(block.call(syn::Path::parse_mod_style)?);
+                if block.is_empty() {
+                    break;
+                }
+                block.parse::<Token![,]>()?;
+                continue;
+            }
             let key: Ident = block.parse()?;
             let key_name = key.to_string();
             if seen.contains(&key_name) {
@@ -362,8 +385,8 @@ impl ModelArgs {
                         format!(
                             "unknown option `{key_name}`{suggestion}; the options are \
                              `dims: {{ NAME = SIZE }}`, `inputs: {{ NAME = [VALUES] }}`, \
-                             `free: [NAME]`, `start: [NAME, NAME: TYPE[DIMS]]` and \
-                             `outputs: [NAME]`"
+                             `free: [NAME]`, `start: [NAME, NAME: TYPE[DIMS]]`, \
+                             `outputs: [NAME]` and `crate = PATH`"
                         ),
                     ));
                 }

@@ -94,7 +94,10 @@ fn expand(args: &ModelArgs) -> TokenStream {
             .map(|i| (i.name.clone(), i.values.clone()))
             .collect(),
         free: args.free.iter().map(|(n, _)| n.clone()).collect(),
-        runtime_path: "::onnx_aot".to_string(),
+        runtime_path: args.krate.as_ref().map_or_else(
+            || "::onnx_aot".to_string(),
+            |p| quote::ToTokens::to_token_stream(p).to_string(),
+        ),
         source_name: format!("model file `{relative}`"),
         frontend: Frontend::Macro { path: relative },
         start: args.start.iter().map(|(s, _)| s.clone()).collect(),

@@ -123,3 +123,29 @@ fn run_bytes_rejects_wrong_counts_and_lengths() {
     );
     assert_eq!(e.to_string(), "output 0 (\"y\") must be 8192 bytes, got 8");
 }
+
+/// The boxed constructors of the runtime's `alloc` feature build nothing on the stack: a
+/// 16 MiB input made, filled and run on a thread with a 256 KiB stack, through the inherent
+/// `new_boxed`/`run_boxed` and through the `Tensors` trait, in debug builds too.
+#[test]
+fn new_boxed_and_run_boxed_keep_16_mib_off_a_small_stack() {
+    let (a, b) = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let mut inputs = chain::Inputs::new_boxed();
+            assert!(inputs.x.iter().all(|row| row.iter().all(|&v| v == 0.0)));
+            for (r, row) in inputs.x.iter_mut().enumerate() {
+                row[(r * 13) % 2048] = 1.0 + r as f32;
+            }
+            let a = chain::run_boxed(&inputs);
+            let mut b: Box<chain::Outputs> = onnx_aot::Tensors::new_boxed();
+            let mut scratch = chain::Scratch::new_boxed();
+            chain::run_with_scratch(&inputs, &mut scratch, &mut b);
+            (a, b)
+        })
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    check_chain(&a);
+    check_chain(&b);
+}

@@ -78,18 +78,40 @@ impl Emitter<'_> {
         let out_docs: Vec<_> = outputs.iter().map(|v| field_doc("output", v)).collect();
         let in_zero: Vec<_> = inputs.iter().map(|v| self.zero_of(v)).collect();
         let out_zero: Vec<_> = outputs.iter().map(|v| self.zero_of(v)).collect();
+        let rt = &self.rt;
+        let boxed = |what: &str| {
+            let doc = format!(
+                " {what} with every element zero on the heap, never built on the stack (the \
+                 runtime's `alloc` feature): for tensors too large for a thread's stack."
+            );
+            quote! {
+                #rt::__if_alloc! {
+                    #[doc = #doc]
+                    #[must_use]
+                    pub fn new_boxed() -> #rt::Box<Self> {
+                        #rt::zeroed_box()
+                    }
+                }
+            }
+        };
+        let (in_boxed, out_boxed) = (boxed("Inputs"), boxed("Outputs"));
         quote! {
-            /// The model's run-time inputs, one field per graph input, as nested arrays.
-            #[derive(Clone, Copy, Debug, PartialEq)]
-            pub struct Inputs {
-                #(#[doc = #in_docs] pub #in_fields: #in_types,)*
+            #rt::__tensors! {
+                /// The model's run-time inputs, one field per graph input, as nested arrays.
+                #[derive(Clone, Copy, Debug, PartialEq)]
+                pub struct Inputs {
+                    #(#[doc = #in_docs] pub #in_fields: #in_types,)*
+                }
             }
 
             impl Inputs {
                 /// Inputs with every element zero (`false` for bool).
+                #[must_use]
                 pub const fn zeroed() -> Self {
                     Inputs { #(#in_fields: #in_zero,)* }
                 }
+
+                #in_boxed
             }
 
             impl ::core::default::Default for Inputs {
@@ -98,21 +120,38 @@ impl Emitter<'_> {
                 }
             }
 
-            /// The model's outputs, one field per graph output, as nested arrays.
-            #[derive(Clone, Copy, Debug, PartialEq)]
-            pub struct Outputs {
-                #(#[doc = #out_docs] pub #out_fields: #out_types,)*
+            impl #rt::Tensors for Inputs {
+                fn zeroed() -> Self {
+                    Self::zeroed()
+                }
+            }
+
+            #rt::__tensors! {
+                /// The model's outputs, one field per graph output, as nested arrays.
+                #[derive(Clone, Copy, Debug, PartialEq)]
+                pub struct Outputs {
+                    #(#[doc = #out_docs] pub #out_fields: #out_types,)*
+                }
             }
 
             impl Outputs {
                 /// Outputs with every element zero (`false` for bool).
+                #[must_use]
                 pub const fn zeroed() -> Self {
                     Outputs { #(#out_fields: #out_zero,)* }
                 }
+
+                #out_boxed
             }
 
             impl ::core::default::Default for Outputs {
                 fn default() -> Self {
+                    Self::zeroed()
+                }
+            }
+
+            impl #rt::Tensors for Outputs {
+                fn zeroed() -> Self {
                     Self::zeroed()
                 }
             }
@@ -198,18 +237,47 @@ impl Emitter<'_> {
             /// overlap share space.
             pub const SCRATCH_BYTES: usize = #scratch_bytes;
 
-            /// Scratch memory of the intermediate values, one buffer per element type.
-            ///
-            #(#[doc = #scratch_docs])*
-            #[derive(Clone, Debug, PartialEq)]
-            pub struct Scratch {
-                #(#scratch_names: [#scratch_elems; #scratch_lens],)*
+            #rt::__tensors! {
+                /// Scratch memory of the intermediate values, one buffer per element type.
+                ///
+                #(#[doc = #scratch_docs])*
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct Scratch {
+                    #(#scratch_names: [#scratch_elems; #scratch_lens],)*
+                }
             }
 
             impl Scratch {
                 /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
+                #[must_use]
                 pub const fn zeroed() -> Self {
                     Scratch { #(#scratch_names: [<#scratch_elems as #rt::Element>::ZERO; #scratch_lens],)* }
+                }
+
+                #rt::__if_alloc! {
+                    /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+                    /// `alloc` feature).
+                    #[must_use]
+                    pub fn new_boxed() -> #rt::Box<Self> {
+                        #rt::zeroed_box()
+                    }
+                }
+            }
+
+            impl #rt::Tensors for Scratch {
+                fn zeroed() -> Self {
+                    Self::zeroed()
+                }
+            }
+
+            #rt::__if_alloc! {
+                /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+                /// tensor is placed on the stack, whatever its size.
+                #[must_use]
+                pub fn run_boxed(inputs: &Inputs) -> #rt::Box<Outputs> {
+                    let mut outputs = Outputs::new_boxed();
+                    run_into(inputs, &mut outputs);
+                    outputs
                 }
             }
 
@@ -222,6 +290,50 @@ impl Emitter<'_> {
                 #(#scratch_names: &mut [#scratch_elems],)*
             ) {
                 #body
+            }
+        }
+    }
+}
+
+impl Emitter<'_> {
+    /// The unit struct `Model` and its implementation of the runtime's `Model` trait, for code
+    /// generic over models.
+    pub(super) fn model_impl(&self) -> TokenStream {
+        let rt = &self.rt;
+        quote! {
+            /// The model as a type, for code generic over models: implements the runtime's
+            /// `Model` trait with this module's items.
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct Model;
+
+            impl #rt::Model for Model {
+                type Inputs = Inputs;
+                type Outputs = Outputs;
+                type Scratch = Scratch;
+                const INPUT_NAMES: &'static [&'static str] = &INPUT_NAMES;
+                const INPUT_SHAPES: &'static [&'static [usize]] = &INPUT_SHAPES;
+                const INPUT_DTYPES: &'static [#rt::DType] = &INPUT_DTYPES;
+                const INPUT_BYTES: &'static [usize] = &INPUT_BYTES;
+                const OUTPUT_NAMES: &'static [&'static str] = &OUTPUT_NAMES;
+                const OUTPUT_SHAPES: &'static [&'static [usize]] = &OUTPUT_SHAPES;
+                const OUTPUT_DTYPES: &'static [#rt::DType] = &OUTPUT_DTYPES;
+                const OUTPUT_BYTES: &'static [usize] = &OUTPUT_BYTES;
+                const SCRATCH_BYTES: usize = SCRATCH_BYTES;
+
+                fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+                    run_into(inputs, outputs);
+                }
+
+                fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
+                    run_with_scratch(inputs, scratch, outputs);
+                }
+
+                fn run_bytes(
+                    inputs: &[&[u8]],
+                    outputs: &mut [&mut [u8]],
+                ) -> ::core::result::Result<(), #rt::Error> {
+                    run_bytes(inputs, outputs)
+                }
             }
         }
     }

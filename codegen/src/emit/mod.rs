@@ -50,10 +50,7 @@ struct Emitter<'g> {
 
 /// The items of the generated module (without the `mod` wrapper).
 pub fn emit_items(graph: &Graph, options: &Options) -> TokenStream {
-    let rt: TokenStream = options
-        .runtime_path
-        .parse()
-        .unwrap_or_else(|_| quote!(::onnx_aot));
+    let rt = crate::tokens::private_path(&options.runtime_path);
     let input_names: Vec<&str> = graph
         .inputs
         .iter()
@@ -358,6 +355,7 @@ impl<'g> Emitter<'g> {
         let interface = self.interface_constants(&input_values, &output_values);
         let structs = self.tensor_structs(&input_values, &output_values);
         let entry_points = self.entry_points(&input_values, &output_values, self.run_body());
+        let model = self.model_impl();
         let run_bytes = self.run_bytes(&input_values, &output_values);
         let ndarray = self.run_ndarray(&input_values, &output_values);
         let consts = self.constants();
@@ -368,12 +366,17 @@ impl<'g> Emitter<'g> {
             .filter(|&(k, _)| !self.memory.elided[k])
             .map(|(_, n)| self.node_fn(n))
             .collect();
+        let version = crate::tokens::version_check(&self.rt);
         quote! {
+            #version
+
             #interface
 
             #structs
 
             #entry_points
+
+            #model
 
             #run_bytes
 

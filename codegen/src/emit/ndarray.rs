@@ -22,8 +22,11 @@ impl Emitter<'_> {
         let in_idx: Vec<Literal> = (0..inputs.len()).map(lit_usize).collect();
         let out_idx: Vec<Literal> = (0..outputs.len()).map(lit_usize).collect();
         let out_n: Vec<Literal> = outputs.iter().map(|v| lit_usize(v.numel())).collect();
-        let in_c: Vec<Ident> = in_f.iter().map(|f| format_ident!("in_{}", f)).collect();
-        let out_b: Vec<Ident> = out_f.iter().map(|f| format_ident!("out_{}", f)).collect();
+        // The parameters are the input fields (user-facing names); every local is bound only
+        // after all of them are read, and `compute` is called by path, so no model name can
+        // shadow or be shadowed by a generated one.
+        let in_k: Vec<syn::Index> = (0..inputs.len()).map(syn::Index::from).collect();
+        let out_k: Vec<syn::Index> = (0..outputs.len()).map(syn::Index::from).collect();
         let docs: Vec<String> = outputs
             .iter()
             .map(|v| {
@@ -36,9 +39,19 @@ impl Emitter<'_> {
             })
             .collect();
         let scratch = self.scratch_buffers();
-        let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();
+        let scratch_k: Vec<syn::Index> = (0..scratch.len()).map(syn::Index::from).collect();
         let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
         let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
+        let bind_inputs = if inputs.is_empty() {
+            quote!()
+        } else {
+            quote!(let inputs = (#(#rt::nd::Contiguous::new(#in_f, #in_idx, self::INPUT_NAMES[#in_idx], self::INPUT_SHAPES[#in_idx])?,)*);)
+        };
+        let bind_scratch = if scratch.is_empty() {
+            quote!()
+        } else {
+            quote!(let mut scratch = (#(#rt::nd::buffer::<#scratch_elems>(#scratch_lens),)*);)
+        };
         quote! {
             #rt::__if_ndarray! {
                 /// The outputs of [`run_ndarray`], as owned arrays.
@@ -54,12 +67,12 @@ impl Emitter<'_> {
                 pub fn run_ndarray<#(#generics: #nd::Dimension),*>(
                     #(#in_f: #nd::ArrayView<'_, #in_elems, #generics>,)*
                 ) -> ::core::result::Result<OutputArrays, #rt::nd::NdError> {
-                    #(let #in_c = #rt::nd::Contiguous::new(#in_f, #in_idx, INPUT_NAMES[#in_idx], INPUT_SHAPES[#in_idx])?;)*
-                    #(let mut #out_b = #rt::nd::buffer::<#out_elems>(#out_n);)*
-                    #(let mut #scratch_names = #rt::nd::buffer::<#scratch_elems>(#scratch_lens);)*
-                    compute(#(#in_c.as_slice(),)* #(#out_b.as_mut_slice(),)* #(#scratch_names.as_mut_slice(),)*);
-                    Ok(OutputArrays {
-                        #(#out_f: #rt::nd::into_array(#out_b, OUTPUT_SHAPES[#out_idx])?,)*
+                    #bind_inputs
+                    let mut outputs = (#(#rt::nd::buffer::<#out_elems>(#out_n),)*);
+                    #bind_scratch
+                    self::compute(#(inputs.#in_k.as_slice(),)* #(outputs.#out_k.as_mut_slice(),)* #(scratch.#scratch_k.as_mut_slice(),)*);
+                    Ok(self::OutputArrays {
+                        #(#out_f: #rt::nd::into_array(outputs.#out_k, self::OUTPUT_SHAPES[#out_idx])?,)*
                     })
                 }
             }
