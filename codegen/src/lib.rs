@@ -59,7 +59,7 @@
 //! ```
 //! use onnx_aot_codegen::{analyze, generate_pretty, Options};
 //!
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/top1.onnx");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1.onnx");
 //! let bytes = std::fs::read(path).unwrap();
 //! let code = generate_pretty(&bytes, &Options::new("top1")).unwrap();
 //! assert!(code.contains("pub fn run_bytes"));
