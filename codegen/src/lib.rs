@@ -121,6 +121,15 @@ pub fn generate_from_graph(graph: &ir::Graph, options: &Options) -> Generated {
 }
 
 /// The whole generated module, `pub mod NAME { .. }`, as tokens.
+///
+/// ```
+/// use onnx_aot_codegen::{generate, Options};
+///
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1.onnx")).unwrap();
+/// let tokens = generate(&bytes, &Options::new("top1")).unwrap();
+/// assert!(tokens.to_string().starts_with("# [doc ="));
+/// assert!(tokens.to_string().contains("pub mod top1"));
+/// ```
 pub fn generate(bytes: &[u8], options: &Options) -> Result<TokenStream, Errors> {
     let Generated { docs, items } = generate_parts(bytes, options)?;
     let name = format_ident!("{}", names::sanitize(&options.module_name));
@@ -133,6 +142,15 @@ pub fn generate(bytes: &[u8], options: &Options) -> Result<TokenStream, Errors> 
 }
 
 /// The generated module formatted with prettyplease, for build scripts and snapshot tests.
+///
+/// ```
+/// use onnx_aot_codegen::{generate_pretty, Options};
+///
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1.onnx")).unwrap();
+/// let code = generate_pretty(&bytes, &Options::new("top1")).unwrap();
+/// assert!(code.contains("pub mod top1 {\n"));
+/// assert!(code.contains("pub struct Inputs {"));
+/// ```
 pub fn generate_pretty(bytes: &[u8], options: &Options) -> Result<String, Errors> {
     let tokens = generate(bytes, options)?;
     pretty(tokens)
