@@ -18,6 +18,41 @@ use crate::options::Frontend;
 use crate::{generate_pretty, Errors, Options, Scalar};
 
 /// Generates a model's module into a file, for build scripts.
+///
+/// In `build.rs` (with `onnx-aot-codegen` in `[build-dependencies]`):
+///
+/// ```no_run
+/// onnx_aot_codegen::Builder::new("models/head.onnx") // relative to CARGO_MANIFEST_DIR
+///     .module_name("head")
+///     .dim("batch", 2)
+///     .input("axes", [1i64])
+///     .write() // OUT_DIR/head.rs, and cargo:rerun-if-changed for the model
+///     .unwrap_or_else(|e| panic!("{e}"));
+/// ```
+///
+/// and in the crate, which depends on the runtime `onnx-aot` of the same version:
+/// `include!(concat!(env!("OUT_DIR"), "/head.rs"));`. Outside a build script, name the file:
+///
+/// ```
+/// let dir = std::env::temp_dir().join("onnx-aot-builder-doc");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let model = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/head.onnx");
+/// let written = onnx_aot_codegen::Builder::new(model)
+///     .dim("batch", 2)
+///     .input("axes", [1i64])
+///     .out_file(dir.join("head.rs"))
+///     .write()
+///     .unwrap();
+/// assert!(std::fs::read_to_string(written).unwrap().contains("pub mod head {"));
+///
+/// // Errors say what is wrong and how to fix it: here the unbound `batch`.
+/// let err = onnx_aot_codegen::Builder::new(model)
+///     .input("axes", [1i64])
+///     .out_file(dir.join("unbound.rs"))
+///     .write()
+///     .unwrap_err();
+/// assert!(err.to_string().contains("unbound symbolic dimension"), "{err}");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Builder {
     model: PathBuf,

@@ -40,6 +40,19 @@ pub fn memory(graph: &Graph) -> Memory {
 }
 
 /// A plain-text table of the graph, for `onnx-aot inspect`.
+///
+/// ```
+/// use onnx_aot_codegen::{analyze, generate_pretty, inspect, Options};
+///
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/head.onnx")).unwrap();
+/// let options = Options::new("head").dim("batch", 2).input("axes", vec![1i64.into()]);
+/// let graph = analyze(&bytes, &options).unwrap();
+/// let code = generate_pretty(&bytes, &options).unwrap();
+/// let text = inspect::summary(&graph, code.len());
+/// assert!(text.contains("ReduceMax-18"), "{text}");
+/// assert!(text.contains("inputs 256 B, outputs 80 B, scratch 64 B"), "{text}");
+/// assert_eq!(inspect::memory(&graph).inputs, 2 * 4 * 8 * 4);
+/// ```
 pub fn summary(graph: &Graph, code_bytes: usize) -> String {
     let mut s = String::new();
     // Names are printed with control and bidirectional characters escaped: terminal escapes in

@@ -3,63 +3,26 @@
 //! The code generator behind `onnx_aot::model!`: ONNX bytes in, a shape-specialized Rust module
 //! out. It is a plain library so that the macro, build scripts, the CLI and tests share it.
 //!
-//! ## Stages
+//! Its API is what build scripts and tools need:
+//! - [`Builder`]: in `build.rs`, write a model's module to `OUT_DIR` (with
+//!   `cargo:rerun-if-changed`) for `include!`;
+//! - [`generate`] (tokens) and [`generate_pretty`] (formatted source) of a model's module, with
+//!   [`Options`] (module name, bound dimensions, frozen and freed inputs, graph cuts);
+//! - [`analyze`] and [`inspect`]: the checked graph and its summary, as the CLI prints it;
+//! - the errors: [`Error`] and [`Errors`] (every error found, each saying what, where and how to
+//!   fix it) and [`BuildError`].
 //!
-//! Data flows one way; each stage is a short driver, and everything about one op lives in its
-//! family's module under [`ops`]:
-//!
-//! ```text
-//!  bytes ──decode──▶ onnx::ModelProto ──load──▶ ir::Graph ──plan──▶ memory::MemoryPlan ──emit──▶ tokens
-//!        load::decode   (prost structs)   │   (typed, shaped,  │  (scratch slots,      emit::emit_items
-//!                                         │    ordered nodes)  │   Identity aliases)   + one fn per node
-//!                                         ▼                    ▼
-//!                           ops::Family::resolve       ir::Compute::emit
-//!                           (per op: attributes,        (per op: loop plan
-//!                            type rules, inference)      and emitted call)
-//! ```
-//!
-//! - **decode** ([`load::decode`]): the protobuf into the message structs of [`onnx`].
-//! - **load** ([`load`]): opsets, initializers, the user's bindings, which registered op each
-//!   node is ([`ops::registry`]), node order; each node is **inferred** by its op family
-//!   ([`ops::Family::resolve`]: attributes, type constraints, output shape), giving the typed
-//!   [`ir::Graph`] whose nodes hold an [`ir::Compute`].
-//! - **plan**: the scratch memory of intermediates ([`memory`]); each node's loop nest is
-//!   planned by its op ([`ir::Compute::emit`]).
-//! - **emit** ([`emit`]): the module's interface, entry points, constants and one function per
-//!   node, whose body the node's op emits.
-//!
-//! Messages come from one place ([`messages`]) so that each says what, where and how to fix it
-//! in the user's own front end; size limits from another ([`limits`]).
-//!
-//! ## Adding an op
-//!
-//! 1. Write `src/ops/NAME.rs` (see [`ops::arg`] for a whole example):
-//!    - a family type and one `static` per op it serves, implementing [`ops::Family`]:
-//!      `versions` (the `since_version`s), `signature` (inputs and attributes per version:
-//!      attribute types, flags and unknown names are then checked for you), `allows` (the type
-//!      constraint per version, with `type_note` for types a later version adds) and `resolve`
-//!      (defaults, axis checks, the output type and shape; errors start with `cx.label` and say
-//!      how to fix the model);
-//!    - a resolved-op type (`Clone, Debug, PartialEq`) implementing [`ir::Compute`]: `stem`
-//!      (the node function's name), `resolved` (the attributes for its doc), `emit` (the loop
-//!      plan and the body over `x` and `y`, calling kernels of the runtime), and `is_alias` if
-//!      the output may share the input's storage. A value computed at build time resolves to
-//!      [`ops::Resolved::Constant`] instead.
-//! 2. Declare the module in `src/ops/mod.rs` and register each op with one line in
-//!    [`ops::registry::REGISTRY`]: `op("", "NAME", &NAME::FAMILY)`.
-//! 3. Test it: unit tests in the module (its plans, versions and types), named after the op
-//!    (`fn NAME_...`), and the official ONNX node tests of the op under `tests/data/node` (the
-//!    conformance test runs every case there). The suite's `registry` test fails while a
-//!    registered op has neither.
-//! 4. If it needs a new kernel, add it to the runtime under `runtime/src/kernels/`, with tests
-//!    against a plain reference.
+//! The generated code needs the runtime crate `onnx-aot` of exactly the same version. The
+//! modules behind these (loader, IR, ops, emitter) are public only for the macro, the CLI and
+//! the test suite: they are hidden from these docs and may change in any release (how they fit
+//! together: `docs/CODEGEN.md` in the repository).
 //!
 //! ## Example
 //!
 //! ```
 //! use onnx_aot_codegen::{analyze, generate_pretty, Options};
 //!
-//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/top1.onnx");
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1.onnx");
 //! let bytes = std::fs::read(path).unwrap();
 //! let code = generate_pretty(&bytes, &Options::new("top1")).unwrap();
 //! assert!(code.contains("pub fn run_bytes"));
@@ -73,30 +36,50 @@
 //! ```
 #![deny(missing_docs)]
 
+#[doc(hidden)]
 pub mod builder;
+#[doc(hidden)]
 pub mod cache;
+#[doc(hidden)]
 pub mod dtype;
+#[doc(hidden)]
 pub mod emit;
+#[doc(hidden)]
 pub mod error;
+#[doc(hidden)]
 pub mod fuse;
 pub mod inspect;
+#[doc(hidden)]
 pub mod ir;
+#[doc(hidden)]
 pub mod limits;
+#[doc(hidden)]
 pub mod load;
+#[doc(hidden)]
 pub mod memory;
+#[doc(hidden)]
 pub mod messages;
+#[doc(hidden)]
 pub mod model_file;
+#[doc(hidden)]
 pub mod names;
+#[doc(hidden)]
 pub mod onnx;
+#[doc(hidden)]
 pub mod ops;
+#[doc(hidden)]
 pub mod options;
+#[doc(hidden)]
 pub mod stub;
+#[doc(hidden)]
 pub mod tensor;
+#[doc(hidden)]
 pub mod tokens;
 
 pub use builder::{BuildError, Builder};
 pub use dtype::DType;
 pub use error::{Blame, Error, Errors};
+pub use ir::Graph;
 pub use options::{parse_type, DimSpec, Options, Scalar, Start};
 
 use proc_macro2::TokenStream;
@@ -108,6 +91,7 @@ pub fn analyze(bytes: &[u8], options: &Options) -> Result<ir::Graph, Errors> {
 }
 
 /// What the generator produces for a module: its doc lines and its items.
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct Generated {
     /// Doc lines for the module (each becomes a `#[doc = ..]` attribute).
@@ -118,6 +102,7 @@ pub struct Generated {
 
 /// The module's docs and items, without the `mod` wrapper (what the macro wraps with the
 /// user's visibility and attributes).
+#[doc(hidden)]
 pub fn generate_parts(bytes: &[u8], options: &Options) -> Result<Generated, Errors> {
     let graph = analyze(bytes, options)?;
     Ok(Generated {
@@ -127,6 +112,7 @@ pub fn generate_parts(bytes: &[u8], options: &Options) -> Result<Generated, Erro
 }
 
 /// The module's docs and items for an already analyzed graph.
+#[doc(hidden)]
 pub fn generate_from_graph(graph: &ir::Graph, options: &Options) -> Generated {
     Generated {
         docs: emit::module_docs(graph, options),
@@ -135,6 +121,15 @@ pub fn generate_from_graph(graph: &ir::Graph, options: &Options) -> Generated {
 }
 
 /// The whole generated module, `pub mod NAME { .. }`, as tokens.
+///
+/// ```
+/// use onnx_aot_codegen::{generate, Options};
+///
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1.onnx")).unwrap();
+/// let tokens = generate(&bytes, &Options::new("top1")).unwrap();
+/// assert!(tokens.to_string().starts_with("# [doc ="));
+/// assert!(tokens.to_string().contains("pub mod top1"));
+/// ```
 pub fn generate(bytes: &[u8], options: &Options) -> Result<TokenStream, Errors> {
     let Generated { docs, items } = generate_parts(bytes, options)?;
     let name = format_ident!("{}", names::sanitize(&options.module_name));
@@ -147,6 +142,15 @@ pub fn generate(bytes: &[u8], options: &Options) -> Result<TokenStream, Errors> 
 }
 
 /// The generated module formatted with prettyplease, for build scripts and snapshot tests.
+///
+/// ```
+/// use onnx_aot_codegen::{generate_pretty, Options};
+///
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/top1.onnx")).unwrap();
+/// let code = generate_pretty(&bytes, &Options::new("top1")).unwrap();
+/// assert!(code.contains("pub mod top1 {\n"));
+/// assert!(code.contains("pub struct Inputs {"));
+/// ```
 pub fn generate_pretty(bytes: &[u8], options: &Options) -> Result<String, Errors> {
     let tokens = generate(bytes, options)?;
     pretty(tokens)

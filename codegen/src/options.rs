@@ -133,6 +133,17 @@ pub enum Frontend {
 }
 
 /// The options of one generation.
+///
+/// ```
+/// use onnx_aot_codegen::{generate_pretty, Options};
+///
+/// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/head.onnx")).unwrap();
+/// let options = Options::new("head") // the module's name
+///     .dim("batch", 2) // bind a symbolic dimension
+///     .input("axes", vec![1i64.into()]); // freeze a graph input to a constant
+/// let code = generate_pretty(&bytes, &options).unwrap();
+/// assert!(code.contains("pub features: [[[f32; 8]; 4]; 2]"), "{code}");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// The name of the generated module (`pub mod NAME`); used in docs and messages.

@@ -6,7 +6,7 @@ use std::process::Command;
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_onnx-aot"))
         .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("runs");
     (
@@ -18,7 +18,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn emit_prints_a_formatted_module() {
-    let (code, out, err) = cli(&["emit", "examples/models/top1.onnx"]);
+    let (code, out, err) = cli(&["emit", "tests/data/top1.onnx"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("pub mod top1 {"), "{out}");
     assert!(
@@ -32,7 +32,7 @@ fn emit_prints_a_formatted_module() {
 fn inspect_prints_nodes_and_memory() {
     let (code, out, err) = cli(&[
         "inspect",
-        "examples/models/head.onnx",
+        "tests/data/head.onnx",
         "--dims",
         "batch=2",
         "--inputs",
@@ -52,7 +52,7 @@ fn inspect_prints_nodes_and_memory() {
 
 #[test]
 fn errors_go_to_stderr_with_failure_status() {
-    let (code, out, err) = cli(&["inspect", "examples/models/head.onnx"]);
+    let (code, out, err) = cli(&["inspect", "tests/data/head.onnx"]);
     assert_eq!(code, 1);
     assert!(out.is_empty());
     assert!(
@@ -80,7 +80,7 @@ fn errors_go_to_stderr_with_failure_status() {
     }
 
     // Malformed option values are usage errors, like clap's own: exit status 2.
-    let (code, _, err) = cli(&["emit", "examples/models/top1.onnx", "--dims", "batch"]);
+    let (code, _, err) = cli(&["emit", "tests/data/top1.onnx", "--dims", "batch"]);
     assert_eq!(code, 2);
     assert!(err.contains("expected NAME=SIZE"), "{err}");
 
@@ -91,7 +91,7 @@ fn errors_go_to_stderr_with_failure_status() {
 #[test]
 fn inspect_lists_where_a_cut_can_start_and_start_cuts_there() {
     // The whole model does not compile (Gemm, an ai.onnx.ml op): the error, then the cut points.
-    let model = "tests/data/models/classifier_tail.onnx";
+    let model = "tests/data/classifier_tail.onnx";
     let (code, out, err) = cli(&["inspect", model]);
     assert_eq!(code, 1, "{out}");
     assert!(
@@ -124,7 +124,7 @@ fn inspect_lists_where_a_cut_can_start_and_start_cuts_there() {
     let (code, _, err) = cli(&["emit", model, "--start", "logits:f33[2,4]"]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `f32`"), "{err}");
-    let head = "examples/models/head.onnx";
+    let head = "tests/data/head.onnx";
     let (code, _, err) = cli(&["emit", head, "--dims", "batch=2", "--inputs", "axes=1e400"]);
     assert_eq!(code, 2);
     assert!(

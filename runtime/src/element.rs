@@ -3,6 +3,21 @@
 use half::{bf16, f16};
 
 /// The element type of a tensor, as seen by code that knows nothing of a particular model.
+///
+/// Every generated module lists its tensors' types in `INPUT_DTYPES` and `OUTPUT_DTYPES`:
+///
+/// ```
+/// # #[cfg(feature = "macros")] {
+/// use onnx_aot::DType;
+///
+/// onnx_aot::model!(mod top1 = "models/top1.onnx");
+///
+/// assert_eq!(top1::INPUT_DTYPES, [DType::F32]);
+/// assert_eq!(top1::OUTPUT_DTYPES, [DType::I64]);
+/// assert_eq!(DType::I64.size(), 8);
+/// assert_eq!(DType::F32.onnx_name(), "FLOAT");
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
     /// `f32` (ONNX `FLOAT`).

@@ -3,6 +3,23 @@
 use core::fmt;
 
 /// Why `run_bytes` refused its arguments. Nothing was written to the outputs.
+///
+/// ```
+/// # #[cfg(feature = "macros")] {
+/// onnx_aot::model!(mod top1 = "models/top1.onnx"); // logits: f32 [1, 10] -> label: i64 [1]
+///
+/// let logits = [0u8; 40];
+/// let mut label = [0u8; 8];
+/// assert_eq!(top1::run_bytes(&[&logits], &mut [&mut label]), Ok(()));
+///
+/// let err = top1::run_bytes(&[&logits[..39]], &mut [&mut label]).unwrap_err();
+/// assert_eq!(
+///     err,
+///     onnx_aot::Error::InputLength { index: 0, name: "logits", expected: 40, found: 39 }
+/// );
+/// assert_eq!(err.to_string(), "input 0 (\"logits\") must be 40 bytes, got 39");
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The number of input slices differs from the model's run-time inputs.

@@ -1,27 +1,16 @@
-//! # onnx-aot
+#![cfg_attr(feature = "macros", doc = include_str!("../README.md"))]
+#![cfg_attr(
+    not(feature = "macros"),
+    doc = "# onnx-aot\n\nThe runtime of onnx-aot. Its front page, the repository's README, \
+           is built with the default feature `macros` on."
+)]
 //!
-//! ONNX models of the max family (ArgMax, ArgMin, ReduceMax, ReduceMin, Hardmax) compiled ahead
-//! of time into plain, allocation-free, panic-free Rust.
+//! ## This crate
 //!
-//! ```
-//! // The path is relative to the crate's CARGO_MANIFEST_DIR.
-//! onnx_aot::model!(pub mod top1 = "../examples/models/top1.onnx");
-//!
-//! let logits = [[0.1, 2.5, 0.3, 2.5, -1.0, 0.0, 0.0, 0.0, 0.0, f32::NEG_INFINITY]];
-//! let out = top1::run(&top1::Inputs { logits });
-//! assert_eq!(out.label, [1]); // ties go to the first index
-//!
-//! // The erased entry point: little-endian bytes in graph order; wrong sizes are errors.
-//! let bytes: Vec<u8> = logits[0].iter().flat_map(|v| v.to_le_bytes()).collect();
-//! let mut label = [0u8; 8];
-//! top1::run_bytes(&[&bytes], &mut [&mut label]).unwrap();
-//! assert_eq!(i64::from_le_bytes(label), 1);
-//! assert!(top1::run_bytes(&[&bytes[1..]], &mut [&mut label]).is_err());
-//! ```
-//!
-//! This crate is what generated code links against: the element types and their comparison
+//! `onnx-aot` is what generated code links against: the element types and their comparison
 //! rules ([`Element`]), the inner kernels ([`kernels`]), the byte-level entry point's helpers
-//! ([`bytes`]) and the [`Error`] type. It is `#![no_std]` and allocates nothing.
+//! ([`bytes`]) and the [`Error`] type. It is `#![no_std]` and allocates nothing. The contract
+//! every generated function follows is the module [`semantics`].
 #![no_std]
 #![deny(missing_docs)]
 
@@ -38,6 +27,7 @@ mod element;
 mod error;
 pub mod kernels;
 mod model;
+pub mod semantics;
 
 pub use cast::CastElement;
 pub use element::{DType, Direction, Element, Max, Min};

@@ -3,49 +3,118 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches};
 use onnx_aot_codegen::options::Frontend;
 use onnx_aot_codegen::{analyze, generate_pretty, inspect, Options, Scalar};
 
-/// Compile ONNX max-family models (ArgMax, ArgMin, ReduceMax, ReduceMin, Hardmax) to Rust.
-#[derive(Parser)]
-#[command(name = "onnx-aot", version)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
+/// The parser, written with clap's builder (its derive would compile a second `syn` major).
+fn cli() -> clap::Command {
+    let model = |name: &'static str, about: &'static str| {
+        let many = |id: &'static str, long: &'static str, value: &'static str, help| {
+            Arg::new(id)
+                .long(long)
+                .value_name(value)
+                .action(ArgAction::Append)
+                .help(help)
+        };
+        clap::Command::new(name)
+            .about(about)
+            .arg(
+                Arg::new("model")
+                    .required(true)
+                    .value_name("MODEL")
+                    .value_parser(clap::value_parser!(PathBuf))
+                    .help("The .onnx file"),
+            )
+            .arg(
+                Arg::new("name")
+                    .long("name")
+                    .value_name("NAME")
+                    .help("The module name (default: the file stem)"),
+            )
+            .arg(many(
+                "dims",
+                "dims",
+                "NAME=SIZE",
+                "Bind a symbolic dimension: NAME=SIZE (repeatable)",
+            ))
+            .arg(many(
+                "inputs",
+                "inputs",
+                "NAME=VALUES",
+                "Freeze a graph input: NAME=V1,V2,... in row-major order (repeatable)",
+            ))
+            .arg(many(
+                "free",
+                "free",
+                "FREE",
+                "Make an initializer-backed graph input a run-time input (repeatable)",
+            ))
+            .arg(many(
+                "start",
+                "start",
+                "NAME[:TYPE[DIMS]]",
+                "Start a graph cut at a tensor computed inside the model: NAME, or \
+                 NAME:TYPE[DIMS] such as 'scores:f32[1,84,8400]' (repeatable)",
+            ))
+            .arg(many(
+                "outputs",
+                "output",
+                "NAME",
+                "Keep only this tensor as an output (repeatable, in order)",
+            ))
+    };
+    clap::Command::new("onnx-aot")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(
+            "Compile ONNX max-family models (ArgMax, ArgMin, ReduceMax, ReduceMin, Hardmax) to \
+             Rust",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(model(
+            "emit",
+            "Print the formatted Rust module generated for MODEL",
+        ))
+        .subcommand(model(
+            "inspect",
+            "Print the nodes, ops, versions, shapes, types and memory of MODEL",
+        ))
 }
 
-#[derive(Subcommand)]
 enum Command {
-    /// Print the formatted Rust module generated for MODEL.
     Emit(Model),
-    /// Print the nodes, ops, versions, shapes, types and memory of MODEL.
     Inspect(Model),
 }
 
-#[derive(Args)]
+/// The arguments of `emit` and `inspect`.
 struct Model {
-    /// The .onnx file.
     model: PathBuf,
-    /// The module name (default: the file stem).
-    #[arg(long)]
     name: Option<String>,
-    /// Bind a symbolic dimension: NAME=SIZE (repeatable).
-    #[arg(long = "dims", value_name = "NAME=SIZE")]
     dims: Vec<String>,
-    /// Freeze a graph input: NAME=V1,V2,... in row-major order (repeatable).
-    #[arg(long = "inputs", value_name = "NAME=VALUES")]
     inputs: Vec<String>,
-    /// Make an initializer-backed graph input a run-time input (repeatable).
-    #[arg(long)]
     free: Vec<String>,
-    /// Start a graph cut at a tensor computed inside the model: NAME, or NAME:TYPE[DIMS] such
-    /// as 'scores:f32[1,84,8400]' (repeatable).
-    #[arg(long, value_name = "NAME[:TYPE[DIMS]]")]
     start: Vec<String>,
-    /// Keep only this tensor as an output (repeatable, in order).
-    #[arg(long = "output", value_name = "NAME")]
     outputs: Vec<String>,
+}
+
+impl Model {
+    fn from_matches(m: &ArgMatches) -> Model {
+        let all = |id: &str| -> Vec<String> {
+            m.get_many::<String>(id)
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default()
+        };
+        Model {
+            model: m.get_one::<PathBuf>("model").cloned().unwrap_or_default(),
+            name: m.get_one::<String>("name").cloned(),
+            dims: all("dims"),
+            inputs: all("inputs"),
+            free: all("free"),
+            start: all("start"),
+            outputs: all("outputs"),
+        }
+    }
 }
 
 fn options(m: &Model) -> Result<Options, String> {
@@ -138,8 +207,13 @@ fn run(command: &Command) -> Result<String, Failure> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(&cli.command) {
+    let command = match cli().get_matches().subcommand() {
+        Some(("emit", m)) => Command::Emit(Model::from_matches(m)),
+        Some((_, m)) => Command::Inspect(Model::from_matches(m)),
+        // `subcommand_required` has clap exit with a usage error before this.
+        None => return ExitCode::from(2),
+    };
+    match run(&command) {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS

@@ -1,6 +1,6 @@
 //! From ONNX bytes to the checked, typed, shape-inferred [`Graph`].
 //!
-//! The `Loader` is a short driver over one module per concern: [`decode`] (protobuf and
+//! The `Loader` is a short driver over one module per concern: `decode` (protobuf and
 //! opsets), `constants` (initializers and frozen inputs), `declared` (declared types), `bindings`
 //! (graph inputs and the user's bindings), `nodes` (which op each node is, and its resolution
 //! by its op family), `order` (dependencies and cycles) and `outputs` (outputs, declared types
