@@ -179,6 +179,13 @@ impl Builder {
         self
     }
 
+    /// The visibility of the written module: `"pub"` (the default), `"pub(crate)"`, or `""`
+    /// for a private one.
+    pub fn visibility(mut self, visibility: impl Into<String>) -> Self {
+        self.options.visibility = visibility.into();
+        self
+    }
+
     /// Writes to this file instead of `OUT_DIR/NAME.rs`.
     pub fn out_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.out_file = Some(path.into());

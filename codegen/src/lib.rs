@@ -133,9 +133,16 @@ pub fn generate_from_graph(graph: &ir::Graph, options: &Options) -> Generated {
 pub fn generate(bytes: &[u8], options: &Options) -> Result<TokenStream, Errors> {
     let Generated { docs, items } = generate_parts(bytes, options)?;
     let name = format_ident!("{}", names::sanitize(&options.module_name));
+    let vis: syn::Visibility = syn::parse_str(&options.visibility).map_err(|_| {
+        Errors::from(Error::model(format!(
+            "the module's visibility {:?} is not a Rust visibility; give `pub`, `pub(crate)`, \
+             `pub(super)` or an empty string for a private module",
+            options.visibility
+        )))
+    })?;
     Ok(quote! {
         #(#[doc = #docs])*
-        pub mod #name {
+        #vis mod #name {
             #items
         }
     })
@@ -164,8 +171,9 @@ pub fn pretty(tokens: TokenStream) -> Result<String, Errors> {
         )))
     };
     let mut file: syn::File = syn::parse2(tokens).map_err(internal)?;
-    // prettyplease leaves macro bodies as raw tokens: format the `__if_ndarray!` body as a file
-    // of its own and splice it back in place of a marker.
+    // prettyplease leaves macro bodies as raw tokens: format the bodies of the runtime's macros
+    // (`__if_ndarray!`, `__if_alloc!`, `__tensors!`, in the module and in its impl blocks) as
+    // files of their own and splice them back in place of markers.
     let mut bodies = Vec::new();
     for item in &mut file.items {
         let syn::Item::Mod(m) = item else { continue };
@@ -173,37 +181,24 @@ pub fn pretty(tokens: TokenStream) -> Result<String, Errors> {
             continue;
         };
         for inner in items.iter_mut() {
-            let syn::Item::Macro(mac) = inner else {
-                continue;
-            };
-            let is_nd = mac
-                .mac
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "__if_ndarray");
-            if !is_nd {
-                continue;
+            match inner {
+                syn::Item::Macro(mac) => {
+                    if let Some(marker) = take_body(&mac.mac, &mut bodies).map_err(internal)? {
+                        *inner = syn::parse_quote!(const #marker: () = (););
+                    }
+                }
+                syn::Item::Impl(imp) => {
+                    for it in &mut imp.items {
+                        let syn::ImplItem::Macro(mac) = it else {
+                            continue;
+                        };
+                        if let Some(marker) = take_body(&mac.mac, &mut bodies).map_err(internal)? {
+                            *it = syn::parse_quote!(const #marker: () = (););
+                        }
+                    }
+                }
+                _ => {}
             }
-            let body: syn::File = syn::parse2(mac.mac.tokens.clone()).map_err(internal)?;
-            let path = mac
-                .mac
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect::<Vec<_>>();
-            let lead = if mac.mac.path.leading_colon.is_some() {
-                "::"
-            } else {
-                ""
-            };
-            bodies.push((
-                format!("{lead}{}", path.join("::")),
-                prettyplease::unparse(&body),
-            ));
-            let marker = format_ident!("__ONNX_AOT_MACRO_{}", bodies.len() - 1);
-            *inner = syn::parse_quote!(const #marker: () = (););
         }
     }
     let mut text = prettyplease::unparse(&file);
@@ -229,4 +224,35 @@ pub fn pretty(tokens: TokenStream) -> Result<String, Errors> {
         text = text.replacen(&line, &block, 1);
     }
     Ok(text)
+}
+
+/// When `mac` is one of the runtime's item macros, its path and formatted body pushed on
+/// `bodies`, and the marker to put in its place.
+fn take_body(
+    mac: &syn::Macro,
+    bodies: &mut Vec<(String, String)>,
+) -> Result<Option<proc_macro2::Ident>, syn::Error> {
+    let known = mac.path.segments.last().is_some_and(|s| {
+        ["__if_ndarray", "__if_alloc", "__tensors"].contains(&&*s.ident.to_string())
+    });
+    if !known {
+        return Ok(None);
+    }
+    let body: syn::File = syn::parse2(mac.tokens.clone())?;
+    let path = mac
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>();
+    let lead = if mac.path.leading_colon.is_some() {
+        "::"
+    } else {
+        ""
+    };
+    bodies.push((
+        format!("{lead}{}", path.join("::")),
+        prettyplease::unparse(&body),
+    ));
+    Ok(Some(format_ident!("__ONNX_AOT_MACRO_{}", bodies.len() - 1)))
 }

@@ -127,6 +127,47 @@ pub fn unique(names: &[&str]) -> Vec<String> {
     out
 }
 
+/// The generator's own prose for docs with the identifiers in it (`ReduceMax`, `select_last_index`:
+/// words with an inner capital or an underscore) in code spans, as rustdoc readers and
+/// `clippy::doc_markdown` expect. Text already in backticks is left as it is.
+pub fn ticked_identifiers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (k, part) in text.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        if k % 2 == 1 {
+            out.push_str(part);
+            continue;
+        }
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            let inner_capital = word.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                && word.chars().any(|c| c.is_ascii_lowercase());
+            let snake =
+                word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if inner_capital || snake {
+                out.push('`');
+                out.push_str(word);
+                out.push('`');
+            } else {
+                out.push_str(word);
+            }
+            word.clear();
+        };
+        for c in part.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +184,18 @@ mod tests {
         assert_eq!(block.last().unwrap(), " ````");
         assert_eq!(block[1], " ```rust");
         assert_eq!(doc_line("a\u{1b}[31m"), "a\\u{1b}[31m");
+    }
+
+    #[test]
+    fn identifiers_in_prose_are_ticked() {
+        assert_eq!(
+            ticked_identifiers("the fused ReduceMax, with select_last_index 1 and `x_y` kept"),
+            "the fused `ReduceMax`, with `select_last_index` 1 and `x_y` kept"
+        );
+        assert_eq!(
+            ticked_identifiers("rows of 2, FLOAT16"),
+            "rows of 2, FLOAT16"
+        );
     }
 
     #[test]

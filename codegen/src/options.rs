@@ -167,6 +167,9 @@ pub struct Options {
     pub outputs: Option<Vec<String>>,
     /// Bindings given more than once (reported as errors: the last one does not silently win).
     pub repeated: Vec<Repeated>,
+    /// The visibility of the module [`crate::generate`] writes (`pub`, `pub(crate)`, or empty
+    /// for a private module); the macro uses the one written in the call.
+    pub visibility: String,
 }
 
 /// A binding given twice, as the builders record it.
@@ -193,6 +196,7 @@ impl Default for Options {
             start: Vec::new(),
             outputs: None,
             repeated: Vec::new(),
+            visibility: "pub".to_string(),
         }
     }
 }

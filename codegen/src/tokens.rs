@@ -26,9 +26,23 @@ pub fn elem_tokens(dtype: DType, rt: &TokenStream) -> TokenStream {
     }
 }
 
-/// An unsuffixed `usize` literal (`16`), for sizes and offsets.
+/// An unsuffixed `usize` literal (`16`), for sizes and offsets; from six digits on, with `_`
+/// between groups of three (`16_777_216`), as readers and `clippy::unreadable_literal` want.
 pub fn lit_usize(n: usize) -> Literal {
-    Literal::usize_unsuffixed(n)
+    if n < 100_000 {
+        return Literal::usize_unsuffixed(n);
+    }
+    let digits = n.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push('_');
+        }
+        grouped.push(c);
+    }
+    grouped
+        .parse()
+        .unwrap_or_else(|_| Literal::usize_unsuffixed(n))
 }
 
 /// A float literal with its suffix (`1.5f32`, `-0.0f64`); NaN by its bits, infinities by name.

@@ -132,3 +132,31 @@ fn inspect_lists_where_a_cut_can_start_and_start_cuts_there() {
         "{err}"
     );
 }
+
+#[test]
+fn emit_takes_the_runtime_path_and_the_visibility() {
+    let (code, out, err) = cli(&[
+        "emit",
+        "tests/data/top1.onnx",
+        "--crate",
+        "rt",
+        "--visibility",
+        "pub(crate)",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pub(crate) mod top1 {"), "{out}");
+    assert!(out.contains("rt::__private::VERSION"), "{out}");
+    assert!(!out.contains("::onnx_aot::"), "{out}");
+    let (code, out, _) = cli(&["emit", "tests/data/top1.onnx", "--visibility", ""]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\nmod top1 {"), "{out}");
+    assert!(out.contains("#![allow(dead_code)]"), "{out}");
+    for (flag, value, says) in [
+        ("--crate", "r t", "not a Rust path"),
+        ("--visibility", "public", "not a Rust visibility"),
+    ] {
+        let (code, _, err) = cli(&["emit", "tests/data/top1.onnx", flag, value]);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

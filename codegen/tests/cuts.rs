@@ -325,3 +325,38 @@ fn the_builder_refuses_module_names_it_would_rewrite() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_builder_checks_the_runtime_path_and_the_visibility() {
+    let dir = std::env::temp_dir().join(format!("onnx-aot-rtpath-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/top1.onnx");
+    let out = dir.join("ok.rs");
+    onnx_aot_codegen::Builder::new(&model)
+        .module_name("m")
+        .runtime_crate("rt")
+        .visibility("pub(crate)")
+        .out_file(&out)
+        .write()
+        .unwrap();
+    let code = std::fs::read_to_string(&out).unwrap();
+    assert!(code.contains("pub(crate) mod m {") && code.contains("rt::__private::"));
+    let e = onnx_aot_codegen::Builder::new(&model)
+        .runtime_crate("not a path")
+        .out_file(dir.join("x.rs"))
+        .write()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("Builder::runtime_crate(\"not a path\") is not a Rust path"),
+        "{e}"
+    );
+    let e = onnx_aot_codegen::Builder::new(&model)
+        .visibility("public")
+        .out_file(dir.join("y.rs"))
+        .write()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is not a Rust visibility"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

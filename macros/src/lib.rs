@@ -113,6 +113,8 @@ fn expand(args: &ModelArgs) -> TokenStream {
             .filter(|(i, (n, _))| args.free[..*i].iter().any(|(m, _)| m == n))
             .map(|(_, (n, _))| onnx_aot_codegen::options::Repeated::Free(n.clone()))
             .collect(),
+        // The macro writes the module itself, with the visibility of the call.
+        visibility: quote::ToTokens::to_token_stream(&args.vis).to_string(),
     };
     let analyzed = onnx_aot_codegen::cache::Cache::global().analyze(&path, &bytes, &options);
     match analyzed.map(|graph| onnx_aot_codegen::generate_from_graph(&graph, &options)) {
@@ -121,8 +123,8 @@ fn expand(args: &ModelArgs) -> TokenStream {
             #[doc = ""]
             #(#[doc = #docs])*
             #vis mod #name {
-                const _: &[u8] = include_bytes!(#shown);
                 #items
+                const _: &[u8] = include_bytes!(#shown);
             }
         },
         Err(errors) => {

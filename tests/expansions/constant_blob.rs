@@ -36,9 +36,9 @@ pub mod constant_blob {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 2] = [24, 4];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs {}
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {}
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -47,10 +47,12 @@ pub mod constant_blob {
             Inputs {}
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -64,10 +66,14 @@ pub mod constant_blob {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `i`: INT64 [3, 1]."] pub i : [[i64; 1]; 3], #[doc =
-        " ONNX output `m`: FLOAT []."] pub m : f32, }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `i`: INT64 [3, 1].
+            pub i: [[i64; 1]; 3],
+            /// ONNX output `m`: FLOAT [].
+            pub m: f32,
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -79,10 +85,12 @@ pub mod constant_blob {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -130,10 +138,11 @@ pub mod constant_blob {
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 0;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " The model has no intermediate values: no scratch memory."]
-        #[derive(Clone, Debug, PartialEq)] pub struct Scratch {}
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// The model has no intermediate values: no scratch memory.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {}
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
@@ -142,10 +151,12 @@ pub mod constant_blob {
             Scratch {}
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -154,11 +165,14 @@ pub mod constant_blob {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -205,6 +219,12 @@ pub mod constant_blob {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -244,6 +264,10 @@ pub mod constant_blob {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray() -> ::core::result::Result<
             OutputArrays,
@@ -270,22 +294,26 @@ pub mod constant_blob {
     /// Constant `b`: FLOAT [4].
     const CONST_1: [f32; 4] = [1.5f32, -2.0f32, 7.25f32, 0.0f32];
     /// ONNX node 0 `big`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=1; resolved: axis 1, keepdims 1, select_last_index 0.
+    /// Attributes as written: `axis=1`; resolved: `axis 1, keepdims 1, select_last_index 0`.
     /// Input `w`: FLOAT [3, 40]; output `i`: INT64 [3, 1].
     ///
     /// Plan: arg-reduction over contiguous rows of 40.
     #[inline]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
         for (x, y) in x.chunks_exact(40).zip(y.iter_mut()) {
-            *y = ::onnx_aot::__private::kernels::arg_row::<
-                f32,
-                ::onnx_aot::__private::Max,
-                false,
-            >(x) as i64;
+            *y = ::onnx_aot::__private::kernels::index::<
+                i64,
+            >(
+                ::onnx_aot::__private::kernels::arg_row::<
+                    f32,
+                    ::onnx_aot::__private::Max,
+                    false,
+                >(x),
+            );
         }
     }
     /// ONNX node 1 `small`: ReduceMax-13 (opset 13).
-    /// Attributes as written: keepdims=0; resolved: axes [0], keepdims 0.
+    /// Attributes as written: `keepdims=0`; resolved: `axes [0], keepdims 0`.
     /// Input `b`: FLOAT [4]; output `m`: FLOAT [].
     ///
     /// Plan: reduction over merged runs [reduce 4].

@@ -42,11 +42,14 @@ pub mod glue_detector_head {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 3] = [24, 48, 8];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `p`: FLOAT [1, 9, 6]."] pub p : [[[f32; 6]; 9]; 1], #[doc =
-        " ONNX input `m`: FLOAT [1, 2, 3, 5]."] pub m : [[[[f32; 5]; 3]; 2]; 1], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `p`: FLOAT [1, 9, 6].
+            pub p: [[[f32; 6]; 9]; 1],
+            /// ONNX input `m`: FLOAT [1, 2, 3, 5].
+            pub m: [[[[f32; 5]; 3]; 2]; 1],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -58,10 +61,12 @@ pub mod glue_detector_head {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -75,12 +80,16 @@ pub mod glue_detector_head {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `conf`: FLOAT [1, 6]."] pub conf : [[f32; 6]; 1], #[doc =
-        " ONNX output `cls`: INT64 [1, 6]."] pub cls : [[i64; 6]; 1], #[doc =
-        " ONNX output `pooled`: FLOAT [1, 2, 1, 1]."] pub pooled : [[[[f32; 1]; 1]; 2];
-        1], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `conf`: FLOAT [1, 6].
+            pub conf: [[f32; 6]; 1],
+            /// ONNX output `cls`: INT64 [1, 6].
+            pub cls: [[i64; 6]; 1],
+            /// ONNX output `pooled`: FLOAT [1, 2, 1, 1].
+            pub pooled: [[[[f32; 1]; 1]; 2]; 1],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -93,10 +102,12 @@ pub mod glue_detector_head {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -158,10 +169,11 @@ pub mod glue_detector_head {
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 0;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " The model has no intermediate values: no scratch memory."]
-        #[derive(Clone, Debug, PartialEq)] pub struct Scratch {}
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// The model has no intermediate values: no scratch memory.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {}
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
@@ -170,10 +182,12 @@ pub mod glue_detector_head {
             Scratch {}
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -182,11 +196,14 @@ pub mod glue_detector_head {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -241,6 +258,12 @@ pub mod glue_detector_head {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -297,6 +320,10 @@ pub mod glue_detector_head {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<
             D0: ::onnx_aot::__private::ndarray::Dimension,
@@ -339,11 +366,11 @@ pub mod glue_detector_head {
         }
     }
     /// ONNX node 3 `cls`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=-1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
+    /// Attributes as written: `axis=-1, keepdims=0`; resolved: `axis 1, keepdims 0, select_last_index 0`.
     /// Input `s`: FLOAT [1, 5, 6]; output `cls`: INT64 [1, 6].
     /// Fused in the same pass: node 2 `conf` (ReduceMax-13) (axes [1], keepdims 0), output `conf`: FLOAT [1, 6] (into `also_0`).
     ///
-    /// Plan: arg-reduction over 5 rows of 6 lanes, several rows at a time, in tiles of 136 block(s); the extreme values read at the indices (the fused ReduceMax).
+    /// Plan: arg-reduction over 5 rows of 6 lanes, several rows at a time, in tiles of 136 block(s); the extreme values read at the indices (the fused `ReduceMax`).
     #[inline]
     fn node_3_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         for ((x, y), also_0) in x
@@ -370,7 +397,7 @@ pub mod glue_detector_head {
         }
     }
     /// ONNX node 4 `pool`: MaxPool-12 (opset 13).
-    /// Attributes as written: kernel_shape=[3, 5]; resolved: axes [2, 3], keepdims 1.
+    /// Attributes as written: `kernel_shape=[3, 5]`; resolved: `axes [2, 3], keepdims 1`.
     /// Input `m`: FLOAT [1, 2, 3, 5]; output `pooled`: FLOAT [1, 2, 1, 1].
     ///
     /// Plan: reduction over merged runs [keep 2, reduce 15].

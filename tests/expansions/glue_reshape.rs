@@ -42,10 +42,12 @@ pub mod glue_reshape {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 2] = [8, 24];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `x`: FLOAT [2, 3, 4]."] pub x : [[[f32; 4]; 3]; 2], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `x`: FLOAT [2, 3, 4].
+            pub x: [[[f32; 4]; 3]; 2],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -56,10 +58,12 @@ pub mod glue_reshape {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -73,10 +77,14 @@ pub mod glue_reshape {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `top`: INT64 []."] pub top : i64, #[doc =
-        " ONNX output `mask`: FLOAT [1, 2, 3]."] pub mask : [[[f32; 3]; 2]; 1], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `top`: INT64 [].
+            pub top: i64,
+            /// ONNX output `mask`: FLOAT [1, 2, 3].
+            pub mask: [[[f32; 3]; 2]; 1],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -88,10 +96,12 @@ pub mod glue_reshape {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -115,12 +125,12 @@ pub mod glue_reshape {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        let mut scratch_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
         compute(
             inputs.x.as_slice().as_flattened().as_flattened(),
             ::core::slice::from_mut(&mut outputs.top),
             outputs.mask.as_mut_slice().as_flattened_mut().as_flattened_mut(),
-            scratch_f32.as_mut_slice(),
+            buf_f32.as_mut_slice(),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -134,33 +144,38 @@ pub mod glue_reshape {
             inputs.x.as_slice().as_flattened().as_flattened(),
             ::core::slice::from_mut(&mut outputs.top),
             outputs.mask.as_mut_slice().as_flattened_mut().as_flattened_mut(),
-            scratch.scratch_f32.as_mut_slice(),
+            scratch.buf_f32.as_mut_slice(),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 24;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " | value | type | shape | buffer | elements |"] #[doc =
-        " | --- | --- | --- | --- | --- |"] #[doc =
-        " | `p` | FLOAT | [2, 3, 1] | `scratch_f32` | 0..6 |"] #[derive(Clone, Debug,
-        PartialEq)] pub struct Scratch { scratch_f32 : [f32; 6], }
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// | value | type | shape | buffer | elements |
+        /// | --- | --- | --- | --- | --- |
+        /// | `p` | FLOAT | [2, 3, 1] | `buf_f32` | 0..6 |
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {
+            buf_f32: [f32; 6],
+        }
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
         #[must_use]
         pub const fn zeroed() -> Self {
             Scratch {
-                scratch_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 6],
+                buf_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 6],
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -169,11 +184,14 @@ pub mod glue_reshape {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -182,13 +200,13 @@ pub mod glue_reshape {
         in_x: &[f32],
         out_top: &mut [i64],
         out_mask: &mut [f32],
-        scratch_f32: &mut [f32],
+        buf_f32: &mut [f32],
     ) {
         node_1_argmax(in_x, &mut *out_top);
-        if let Some(y) = scratch_f32.get_mut(0..6) {
+        if let Some(y) = buf_f32.get_mut(0..6) {
             node_2_reduce_max(in_x, y);
         }
-        if let Some(x) = scratch_f32.get(0..6) {
+        if let Some(x) = buf_f32.get(0..6) {
             node_5_hardmax(x, &mut *out_mask);
         }
     }
@@ -230,6 +248,12 @@ pub mod glue_reshape {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -255,12 +279,12 @@ pub mod glue_reshape {
         ::onnx_aot::__private::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
         let mut out_buf_0 = ::onnx_aot::__private::bytes::Storage::<i64, 1>::zeroed();
         let mut out_buf_1 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
-        let mut scratch_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
         compute(
             in_buf_0.as_slice(),
             out_buf_0.as_mut_slice(),
             out_buf_1.as_mut_slice(),
-            scratch_f32.as_mut_slice(),
+            buf_f32.as_mut_slice(),
         );
         ::onnx_aot::__private::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::__private::bytes::encode(out_buf_1.as_slice(), out_1);
@@ -278,6 +302,10 @@ pub mod glue_reshape {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, f32, D0>,
@@ -308,7 +336,7 @@ pub mod glue_reshape {
         }
     }
     /// ONNX node 1 `top`: ArgMax-13 (opset 13).
-    /// Attributes as written: keepdims=0; resolved: axis 0, keepdims 0, select_last_index 0.
+    /// Attributes as written: `keepdims=0`; resolved: `axis 0, keepdims 0, select_last_index 0`.
     /// Input `f`: FLOAT [24]; output `top`: INT64 [].
     ///
     /// Plan: arg-reduction over contiguous short rows of 24, unrolled.
@@ -322,7 +350,7 @@ pub mod glue_reshape {
         >(x, y);
     }
     /// ONNX node 2 `pool`: ReduceMax-13 (opset 13).
-    /// Attributes as written: axes=[2]; resolved: axes [2], keepdims 1.
+    /// Attributes as written: `axes=[2]`; resolved: `axes [2], keepdims 1`.
     /// Input `x`: FLOAT [2, 3, 4]; output `p`: FLOAT [2, 3, 1].
     ///
     /// Plan: reduction over merged runs [keep 6, reduce 4].
@@ -341,7 +369,7 @@ pub mod glue_reshape {
         >(y, x);
     }
     /// ONNX node 5 `onehot`: Hardmax-13 (opset 13).
-    /// Attributes as written: axis=-1; resolved: axis 2.
+    /// Attributes as written: `axis=-1`; resolved: `axis 2`.
     /// Input `u`: FLOAT [1, 2, 3]; output `mask`: FLOAT [1, 2, 3].
     ///
     /// Plan: hardmax over contiguous short rows of 3, unrolled.

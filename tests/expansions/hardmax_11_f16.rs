@@ -36,11 +36,12 @@ pub mod hardmax_11_f16 {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 1] = [48];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `x`: FLOAT16 [2, 3, 4]."] pub x : [[[::onnx_aot::__private::f16; 4];
-        3]; 2], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `x`: FLOAT16 [2, 3, 4].
+            pub x: [[[::onnx_aot::__private::f16; 4]; 3]; 2],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -51,10 +52,12 @@ pub mod hardmax_11_f16 {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -68,10 +71,12 @@ pub mod hardmax_11_f16 {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `y`: FLOAT16 [2, 3, 4]."] pub y : [[[::onnx_aot::__private::f16;
-        4]; 3]; 2], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `y`: FLOAT16 [2, 3, 4].
+            pub y: [[[::onnx_aot::__private::f16; 4]; 3]; 2],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -82,10 +87,12 @@ pub mod hardmax_11_f16 {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -131,10 +138,11 @@ pub mod hardmax_11_f16 {
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 0;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " The model has no intermediate values: no scratch memory."]
-        #[derive(Clone, Debug, PartialEq)] pub struct Scratch {}
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// The model has no intermediate values: no scratch memory.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {}
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
@@ -143,10 +151,12 @@ pub mod hardmax_11_f16 {
             Scratch {}
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -155,11 +165,14 @@ pub mod hardmax_11_f16 {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -208,6 +221,12 @@ pub mod hardmax_11_f16 {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -251,6 +270,10 @@ pub mod hardmax_11_f16 {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, ::onnx_aot::__private::f16, D0>,
@@ -273,7 +296,7 @@ pub mod hardmax_11_f16 {
         }
     }
     /// ONNX node 0 `n`: Hardmax-11 (opset 11).
-    /// Attributes as written: axis=2; resolved: axis 2 (the input viewed as [6, 4]).
+    /// Attributes as written: `axis=2`; resolved: `axis 2 (the input viewed as [6, 4])`.
     /// Input `x`: FLOAT16 [2, 3, 4]; output `y`: FLOAT16 [2, 3, 4].
     ///
     /// Plan: hardmax over contiguous short rows of 4, unrolled.

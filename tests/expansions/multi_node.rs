@@ -40,10 +40,12 @@ pub mod multi_node {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 2] = [8, 48];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `x`: FLOAT [4, 3, 5]."] pub x : [[[f32; 5]; 3]; 4], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `x`: FLOAT [4, 3, 5].
+            pub x: [[[f32; 5]; 3]; 4],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -54,10 +56,12 @@ pub mod multi_node {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -71,10 +75,14 @@ pub mod multi_node {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `label`: INT64 []."] pub label : i64, #[doc =
-        " ONNX output `mask`: FLOAT [4, 3]."] pub mask : [[f32; 3]; 4], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `label`: INT64 [].
+            pub label: i64,
+            /// ONNX output `mask`: FLOAT [4, 3].
+            pub mask: [[f32; 3]; 4],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -86,10 +94,12 @@ pub mod multi_node {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -113,12 +123,12 @@ pub mod multi_node {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        let mut scratch_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 16>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 16>::zeroed();
         compute(
             inputs.x.as_slice().as_flattened().as_flattened(),
             ::core::slice::from_mut(&mut outputs.label),
             outputs.mask.as_mut_slice().as_flattened_mut(),
-            scratch_f32.as_mut_slice(),
+            buf_f32.as_mut_slice(),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -132,34 +142,39 @@ pub mod multi_node {
             inputs.x.as_slice().as_flattened().as_flattened(),
             ::core::slice::from_mut(&mut outputs.label),
             outputs.mask.as_mut_slice().as_flattened_mut(),
-            scratch.scratch_f32.as_mut_slice(),
+            scratch.buf_f32.as_mut_slice(),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 64;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " | value | type | shape | buffer | elements |"] #[doc =
-        " | --- | --- | --- | --- | --- |"] #[doc =
-        " | `f` | FLOAT | [4, 3] | `scratch_f32` | 0..12 |"] #[doc =
-        " | `t` | FLOAT | [4] | `scratch_f32` | 12..16 |"] #[derive(Clone, Debug,
-        PartialEq)] pub struct Scratch { scratch_f32 : [f32; 16], }
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// | value | type | shape | buffer | elements |
+        /// | --- | --- | --- | --- | --- |
+        /// | `f` | FLOAT | [4, 3] | `buf_f32` | 0..12 |
+        /// | `t` | FLOAT | [4] | `buf_f32` | 12..16 |
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {
+            buf_f32: [f32; 16],
+        }
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
         #[must_use]
         pub const fn zeroed() -> Self {
             Scratch {
-                scratch_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 16],
+                buf_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 16],
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -168,11 +183,14 @@ pub mod multi_node {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -181,13 +199,13 @@ pub mod multi_node {
         in_x: &[f32],
         out_label: &mut [i64],
         out_mask: &mut [f32],
-        scratch_f32: &mut [f32],
+        buf_f32: &mut [f32],
     ) {
-        if let Some(y) = scratch_f32.get_mut(0..12) {
+        if let Some(y) = buf_f32.get_mut(0..12) {
             node_0_reduce_max(in_x, y);
         }
         if let Some((x, y)) = ::onnx_aot::__private::kernels::split2(
-            &mut *scratch_f32,
+            &mut *buf_f32,
             0,
             12,
             12,
@@ -195,10 +213,10 @@ pub mod multi_node {
         ) {
             node_1_reduce_min(x, y);
         }
-        if let Some(x) = scratch_f32.get(12..16) {
+        if let Some(x) = buf_f32.get(12..16) {
             node_2_argmax(x, &mut *out_label);
         }
-        if let Some(x) = scratch_f32.get(0..12) {
+        if let Some(x) = buf_f32.get(0..12) {
             node_3_hardmax(x, &mut *out_mask);
         }
     }
@@ -240,6 +258,12 @@ pub mod multi_node {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -265,12 +289,12 @@ pub mod multi_node {
         ::onnx_aot::__private::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
         let mut out_buf_0 = ::onnx_aot::__private::bytes::Storage::<i64, 1>::zeroed();
         let mut out_buf_1 = ::onnx_aot::__private::bytes::Storage::<f32, 12>::zeroed();
-        let mut scratch_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 16>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 16>::zeroed();
         compute(
             in_buf_0.as_slice(),
             out_buf_0.as_mut_slice(),
             out_buf_1.as_mut_slice(),
-            scratch_f32.as_mut_slice(),
+            buf_f32.as_mut_slice(),
         );
         ::onnx_aot::__private::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::__private::bytes::encode(out_buf_1.as_slice(), out_1);
@@ -288,6 +312,10 @@ pub mod multi_node {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, f32, D0>,
@@ -318,7 +346,7 @@ pub mod multi_node {
         }
     }
     /// ONNX node 0 `features`: ReduceMax-13 (opset 13).
-    /// Attributes as written: axes=[2], keepdims=0; resolved: axes [2], keepdims 0.
+    /// Attributes as written: `axes=[2], keepdims=0`; resolved: `axes [2], keepdims 0`.
     /// Input `x`: FLOAT [4, 3, 5]; output `f`: FLOAT [4, 3].
     ///
     /// Plan: reduction over merged runs [keep 12, reduce 5].
@@ -337,7 +365,7 @@ pub mod multi_node {
         >(y, x);
     }
     /// ONNX node 1 `time`: ReduceMin-13 (opset 13).
-    /// Attributes as written: axes=[1], keepdims=0; resolved: axes [1], keepdims 0.
+    /// Attributes as written: `axes=[1], keepdims=0`; resolved: `axes [1], keepdims 0`.
     /// Input `f`: FLOAT [4, 3]; output `t`: FLOAT [4].
     ///
     /// Plan: reduction over merged runs [keep 4, reduce 3].
@@ -356,7 +384,7 @@ pub mod multi_node {
         >(y, x);
     }
     /// ONNX node 2 `top`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=0, keepdims=0; resolved: axis 0, keepdims 0, select_last_index 0.
+    /// Attributes as written: `axis=0, keepdims=0`; resolved: `axis 0, keepdims 0, select_last_index 0`.
     /// Input `t`: FLOAT [4]; output `label`: INT64 [].
     ///
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
@@ -370,7 +398,7 @@ pub mod multi_node {
         >(x, y);
     }
     /// ONNX node 3 `onehot`: Hardmax-13 (opset 13).
-    /// Attributes as written: axis=-1; resolved: axis 1.
+    /// Attributes as written: `axis=-1`; resolved: `axis 1`.
     /// Input `f`: FLOAT [4, 3]; output `mask`: FLOAT [4, 3].
     ///
     /// Plan: hardmax over contiguous short rows of 3, unrolled.

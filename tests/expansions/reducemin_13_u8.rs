@@ -36,10 +36,12 @@ pub mod reducemin_13_u8 {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 1] = [6];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `x`: UINT8 [4, 6]."] pub x : [[u8; 6]; 4], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `x`: UINT8 [4, 6].
+            pub x: [[u8; 6]; 4],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -50,10 +52,12 @@ pub mod reducemin_13_u8 {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -67,9 +71,12 @@ pub mod reducemin_13_u8 {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `y`: UINT8 [1, 6]."] pub y : [[u8; 6]; 1], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `y`: UINT8 [1, 6].
+            pub y: [[u8; 6]; 1],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -80,10 +87,12 @@ pub mod reducemin_13_u8 {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -129,10 +138,11 @@ pub mod reducemin_13_u8 {
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 0;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " The model has no intermediate values: no scratch memory."]
-        #[derive(Clone, Debug, PartialEq)] pub struct Scratch {}
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// The model has no intermediate values: no scratch memory.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {}
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
@@ -141,10 +151,12 @@ pub mod reducemin_13_u8 {
             Scratch {}
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -153,11 +165,14 @@ pub mod reducemin_13_u8 {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -203,6 +218,12 @@ pub mod reducemin_13_u8 {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -240,6 +261,10 @@ pub mod reducemin_13_u8 {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, u8, D0>,
@@ -260,7 +285,7 @@ pub mod reducemin_13_u8 {
         }
     }
     /// ONNX node 0 `n`: ReduceMin-13 (opset 13).
-    /// Attributes as written: axes=[0]; resolved: axes [0], keepdims 1.
+    /// Attributes as written: `axes=[0]`; resolved: `axes [0], keepdims 1`.
     /// Input `x`: UINT8 [4, 6]; output `y`: UINT8 [1, 6].
     ///
     /// Plan: reduction over merged runs [reduce 4, keep 6].

@@ -41,10 +41,12 @@ pub mod siblings_in_scratch {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 2] = [16, 32];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `x`: FLOAT [2, 5, 4, 3]."] pub x : [[[[f32; 3]; 4]; 5]; 2], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `x`: FLOAT [2, 5, 4, 3].
+            pub x: [[[[f32; 3]; 4]; 5]; 2],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -55,10 +57,12 @@ pub mod siblings_in_scratch {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -72,10 +76,14 @@ pub mod siblings_in_scratch {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `top`: INT64 [2, 1]."] pub top : [[i64; 1]; 2], #[doc =
-        " ONNX output `late`: INT64 [1, 4]."] pub late : [[i64; 4]; 1], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `top`: INT64 [2, 1].
+            pub top: [[i64; 1]; 2],
+            /// ONNX output `late`: INT64 [1, 4].
+            pub late: [[i64; 4]; 1],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -87,10 +95,12 @@ pub mod siblings_in_scratch {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -114,14 +124,14 @@ pub mod siblings_in_scratch {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        let mut scratch_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 48>::zeroed();
-        let mut scratch_i64 = ::onnx_aot::__private::bytes::Storage::<i64, 8>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 48>::zeroed();
+        let mut buf_i64 = ::onnx_aot::__private::bytes::Storage::<i64, 8>::zeroed();
         compute(
             inputs.x.as_slice().as_flattened().as_flattened().as_flattened(),
             outputs.top.as_mut_slice().as_flattened_mut(),
             outputs.late.as_mut_slice().as_flattened_mut(),
-            scratch_f32.as_mut_slice(),
-            scratch_i64.as_mut_slice(),
+            buf_f32.as_mut_slice(),
+            buf_i64.as_mut_slice(),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -135,22 +145,25 @@ pub mod siblings_in_scratch {
             inputs.x.as_slice().as_flattened().as_flattened().as_flattened(),
             outputs.top.as_mut_slice().as_flattened_mut(),
             outputs.late.as_mut_slice().as_flattened_mut(),
-            scratch.scratch_f32.as_mut_slice(),
-            scratch.scratch_i64.as_mut_slice(),
+            scratch.buf_f32.as_mut_slice(),
+            scratch.buf_i64.as_mut_slice(),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 256;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " | value | type | shape | buffer | elements |"] #[doc =
-        " | --- | --- | --- | --- | --- |"] #[doc =
-        " | `m` | FLOAT | [2, 5, 4] | `scratch_f32` | 0..40 |"] #[doc =
-        " | `v` | FLOAT | [2, 4] | `scratch_f32` | 40..48 |"] #[doc =
-        " | `i` | INT64 | [2, 4] | `scratch_i64` | 0..8 |"] #[derive(Clone, Debug,
-        PartialEq)] pub struct Scratch { scratch_f32 : [f32; 48], scratch_i64 : [i64; 8],
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// | value | type | shape | buffer | elements |
+        /// | --- | --- | --- | --- | --- |
+        /// | `m` | FLOAT | [2, 5, 4] | `buf_f32` | 0..40 |
+        /// | `v` | FLOAT | [2, 4] | `buf_f32` | 40..48 |
+        /// | `i` | INT64 | [2, 4] | `buf_i64` | 0..8 |
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {
+            buf_f32: [f32; 48],
+            buf_i64: [i64; 8],
         }
     }
     impl Scratch {
@@ -158,15 +171,17 @@ pub mod siblings_in_scratch {
         #[must_use]
         pub const fn zeroed() -> Self {
             Scratch {
-                scratch_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 48],
-                scratch_i64: [<i64 as ::onnx_aot::__private::Element>::ZERO; 8],
+                buf_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 48],
+                buf_i64: [<i64 as ::onnx_aot::__private::Element>::ZERO; 8],
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -175,11 +190,14 @@ pub mod siblings_in_scratch {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -188,22 +206,22 @@ pub mod siblings_in_scratch {
         in_x: &[f32],
         out_top: &mut [i64],
         out_late: &mut [i64],
-        scratch_f32: &mut [f32],
-        scratch_i64: &mut [i64],
+        buf_f32: &mut [f32],
+        buf_i64: &mut [i64],
     ) {
-        if let Some(y) = scratch_f32.get_mut(0..40) {
+        if let Some(y) = buf_f32.get_mut(0..40) {
             node_0_reduce_min(in_x, y);
         }
         if let (Ok([a0, a2]), Some(a1)) = (
-            scratch_f32.get_disjoint_mut([0..40, 40..48]),
-            scratch_i64.get_mut(0..8),
+            buf_f32.get_disjoint_mut([0..40, 40..48]),
+            buf_i64.get_mut(0..8),
         ) {
             node_2_argmax(&*a0, a1, a2);
         }
-        if let Some(x) = scratch_f32.get(40..48) {
+        if let Some(x) = buf_f32.get(40..48) {
             node_4_argmax(x, &mut *out_top);
         }
-        if let Some(x) = scratch_i64.get(0..8) {
+        if let Some(x) = buf_i64.get(0..8) {
             node_5_argmax(x, &mut *out_late);
         }
     }
@@ -245,6 +263,12 @@ pub mod siblings_in_scratch {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -270,14 +294,14 @@ pub mod siblings_in_scratch {
         ::onnx_aot::__private::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
         let mut out_buf_0 = ::onnx_aot::__private::bytes::Storage::<i64, 2>::zeroed();
         let mut out_buf_1 = ::onnx_aot::__private::bytes::Storage::<i64, 4>::zeroed();
-        let mut scratch_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 48>::zeroed();
-        let mut scratch_i64 = ::onnx_aot::__private::bytes::Storage::<i64, 8>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 48>::zeroed();
+        let mut buf_i64 = ::onnx_aot::__private::bytes::Storage::<i64, 8>::zeroed();
         compute(
             in_buf_0.as_slice(),
             out_buf_0.as_mut_slice(),
             out_buf_1.as_mut_slice(),
-            scratch_f32.as_mut_slice(),
-            scratch_i64.as_mut_slice(),
+            buf_f32.as_mut_slice(),
+            buf_i64.as_mut_slice(),
         );
         ::onnx_aot::__private::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::__private::bytes::encode(out_buf_1.as_slice(), out_1);
@@ -295,6 +319,10 @@ pub mod siblings_in_scratch {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, f32, D0>,
@@ -329,7 +357,7 @@ pub mod siblings_in_scratch {
         }
     }
     /// ONNX node 0 `time`: ReduceMin-13 (opset 13).
-    /// Attributes as written: axes=[3], keepdims=0; resolved: axes [3], keepdims 0.
+    /// Attributes as written: `axes=[3], keepdims=0`; resolved: `axes [3], keepdims 0`.
     /// Input `x`: FLOAT [2, 5, 4, 3]; output `m`: FLOAT [2, 5, 4].
     ///
     /// Plan: reduction over merged runs [keep 40, reduce 3].
@@ -348,11 +376,11 @@ pub mod siblings_in_scratch {
         >(y, x);
     }
     /// ONNX node 2 `which`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
+    /// Attributes as written: `axis=1, keepdims=0`; resolved: `axis 1, keepdims 0, select_last_index 0`.
     /// Input `m`: FLOAT [2, 5, 4]; output `i`: INT64 [2, 4].
     /// Fused in the same pass: node 1 `best` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 4] (into `also_0`).
     ///
-    /// Plan: arg-reduction over 5 rows of 4 lanes, several rows at a time, in tiles of 204 block(s); the extreme values read at the indices (the fused ReduceMax).
+    /// Plan: arg-reduction over 5 rows of 4 lanes, several rows at a time, in tiles of 204 block(s); the extreme values read at the indices (the fused `ReduceMax`).
     #[inline]
     fn node_2_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         for ((x, y), also_0) in x
@@ -379,7 +407,7 @@ pub mod siblings_in_scratch {
         }
     }
     /// ONNX node 4 `pick`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=-1; resolved: axis 1, keepdims 1, select_last_index 0.
+    /// Attributes as written: `axis=-1`; resolved: `axis 1, keepdims 1, select_last_index 0`.
     /// Input `v`: FLOAT [2, 4]; output `top`: INT64 [2, 1].
     ///
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
@@ -393,7 +421,7 @@ pub mod siblings_in_scratch {
         >(x, y);
     }
     /// ONNX node 5 `latest`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=0; resolved: axis 0, keepdims 1, select_last_index 0.
+    /// Attributes as written: `axis=0`; resolved: `axis 0, keepdims 1, select_last_index 0`.
     /// Input `i`: INT64 [2, 4]; output `late`: INT64 [1, 4].
     ///
     /// Plan: arg-reduction over 2 rows of 4 lanes, several rows at a time.

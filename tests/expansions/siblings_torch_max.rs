@@ -38,10 +38,12 @@ pub mod siblings_torch_max {
     /// The byte sizes of the outputs in `run_bytes`.
     pub const OUTPUT_BYTES: [usize; 2] = [136, 272];
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" The model's run-time inputs, one field per graph input, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Inputs { #[doc =
-        " ONNX input `x`: FLOAT [2, 6, 17]."] pub x : [[[f32; 17]; 6]; 2], }
+        /// The model's run-time inputs, one field per graph input, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Inputs {
+            /// ONNX input `x`: FLOAT [2, 6, 17].
+            pub x: [[[f32; 17]; 6]; 2],
+        }
     }
     impl Inputs {
         /// Inputs with every element zero (`false` for bool).
@@ -52,10 +54,12 @@ pub mod siblings_torch_max {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Inputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Inputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Inputs {
@@ -69,10 +73,14 @@ pub mod siblings_torch_max {
         }
     }
     ::onnx_aot::__private::__tensors! {
-        #[doc = r" The model's outputs, one field per graph output, as nested arrays."]
-        #[derive(Clone, Copy, Debug, PartialEq)] pub struct Outputs { #[doc =
-        " ONNX output `v`: FLOAT [2, 17]."] pub v : [[f32; 17]; 2], #[doc =
-        " ONNX output `i`: INT64 [2, 17]."] pub i : [[i64; 17]; 2], }
+        /// The model's outputs, one field per graph output, as nested arrays.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Outputs {
+            /// ONNX output `v`: FLOAT [2, 17].
+            pub v: [[f32; 17]; 2],
+            /// ONNX output `i`: INT64 [2, 17].
+            pub i: [[i64; 17]; 2],
+        }
     }
     impl Outputs {
         /// Outputs with every element zero (`false` for bool).
@@ -84,10 +92,12 @@ pub mod siblings_torch_max {
             }
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            " Outputs with every element zero on the heap, never built on the stack (the runtime's `alloc` feature): for tensors too large for a thread's stack."]
-            #[must_use] pub fn new_boxed() -> ::onnx_aot::__private::Box < Self > {
-            ::onnx_aot::__private::zeroed_box() }
+            /// Outputs with every element zero on the heap, never on the stack
+            /// (the runtime's `alloc` feature): for tensors too large for a stack.
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::core::default::Default for Outputs {
@@ -135,10 +145,11 @@ pub mod siblings_torch_max {
     /// overlap share space.
     pub const SCRATCH_BYTES: usize = 0;
     ::onnx_aot::__private::__tensors! {
-        #[doc =
-        r" Scratch memory of the intermediate values, one buffer per element type."]
-        #[doc = r""] #[doc = " The model has no intermediate values: no scratch memory."]
-        #[derive(Clone, Debug, PartialEq)] pub struct Scratch {}
+        /// Scratch memory of the intermediate values, one buffer per element type.
+        ///
+        /// The model has no intermediate values: no scratch memory.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Scratch {}
     }
     impl Scratch {
         /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
@@ -147,10 +158,12 @@ pub mod siblings_torch_max {
             Scratch {}
         }
         ::onnx_aot::__private::__if_alloc! {
-            #[doc =
-            r" Zeroed scratch memory on the heap, never built on the stack (the runtime's"]
-            #[doc = r" `alloc` feature)."] #[must_use] pub fn new_boxed() ->
-            ::onnx_aot::__private::Box < Self > { ::onnx_aot::__private::zeroed_box() }
+            /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
+            /// `alloc` feature).
+            #[must_use]
+            pub fn new_boxed() -> ::onnx_aot::__private::Box<Self> {
+                ::onnx_aot::__private::zeroed_box()
+            }
         }
     }
     impl ::onnx_aot::__private::Tensors for Scratch {
@@ -159,11 +172,14 @@ pub mod siblings_torch_max {
         }
     }
     ::onnx_aot::__private::__if_alloc! {
-        #[doc =
-        r" Runs the model into outputs on the heap (the runtime's `alloc` feature): no"]
-        #[doc = r" tensor is placed on the stack, whatever its size."] #[must_use] pub fn
-        run_boxed(inputs : & Inputs) -> ::onnx_aot::__private::Box < Outputs > { let mut
-        outputs = Outputs::new_boxed(); run_into(inputs, & mut outputs); outputs }
+        /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
+        /// tensor is placed on the stack, whatever its size.
+        #[must_use]
+        pub fn run_boxed(inputs: &Inputs) -> ::onnx_aot::__private::Box<Outputs> {
+            let mut outputs = Outputs::new_boxed();
+            run_into(inputs, &mut outputs);
+            outputs
+        }
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
@@ -209,6 +225,12 @@ pub mod siblings_torch_max {
     /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
     ///
     /// Checks the number and byte length of every slice before touching any output.
+    ///
+    /// # Errors
+    ///
+    /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+    /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+    /// feature, memory for the tensors that cannot be allocated.
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -251,6 +273,10 @@ pub mod siblings_torch_max {
         /// Runs the model on ndarray views of any dimensionality and layout (feature
         /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
         /// views are copied into row-major order, and the outputs are owned arrays.
+        ///
+        /// # Errors
+        ///
+        /// An input whose shape is not the model's.
         #[allow(clippy::too_many_arguments)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, f32, D0>,
@@ -279,11 +305,11 @@ pub mod siblings_torch_max {
         }
     }
     /// ONNX node 1 `indices`: ArgMax-13 (opset 13).
-    /// Attributes as written: axis=1, keepdims=0; resolved: axis 1, keepdims 0, select_last_index 0.
+    /// Attributes as written: `axis=1, keepdims=0`; resolved: `axis 1, keepdims 0, select_last_index 0`.
     /// Input `x`: FLOAT [2, 6, 17]; output `i`: INT64 [2, 17].
     /// Fused in the same pass: node 0 `values` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 17] (into `also_0`).
     ///
-    /// Plan: arg-reduction over 6 rows of 17 lanes, writing each lane's extreme too (the fused ReduceMax).
+    /// Plan: arg-reduction over 6 rows of 17 lanes, writing each lane's extreme too (the fused `ReduceMax`).
     #[inline]
     fn node_1_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         for ((x, y), also_0) in x

@@ -232,7 +232,9 @@ fn constants_decoded_from_byte_strings_hold_their_values() {
     }
     assert_eq!(out.m, 7.25);
     let code = include_str!("../expansions/constant_blob.rs");
-    assert!(code.contains("::onnx_aot::bytes::le_f32::<") && code.contains("b\"\\0\\0H"));
+    assert!(
+        code.contains("::onnx_aot::__private::bytes::le_f32::<") && code.contains("b\"\\0\\0H")
+    );
     assert!(
         code.contains("[1.5f32, -2.0f32, 7.25f32, 0.0f32]"),
         "small constants stay literals"

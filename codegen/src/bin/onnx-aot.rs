@@ -63,6 +63,18 @@ fn cli() -> clap::Command {
                 "NAME",
                 "Keep only this tensor as an output (repeatable, in order)",
             ))
+            .arg(
+                Arg::new("crate")
+                    .long("crate")
+                    .value_name("PATH")
+                    .help("The path of the runtime crate in generated code (default ::onnx_aot)"),
+            )
+            .arg(
+                Arg::new("visibility")
+                    .long("visibility")
+                    .value_name("VIS")
+                    .help("The module's visibility: pub (default), pub(crate), or '' (private)"),
+            )
     };
     clap::Command::new("onnx-aot")
         .version(env!("CARGO_PKG_VERSION"))
@@ -96,6 +108,8 @@ struct Model {
     free: Vec<String>,
     start: Vec<String>,
     outputs: Vec<String>,
+    krate: Option<String>,
+    visibility: Option<String>,
 }
 
 impl Model {
@@ -113,6 +127,8 @@ impl Model {
             free: all("free"),
             start: all("start"),
             outputs: all("outputs"),
+            krate: m.get_one::<String>("crate").cloned(),
+            visibility: m.get_one::<String>("visibility").cloned(),
         }
     }
 }
@@ -125,6 +141,23 @@ fn options(m: &Model) -> Result<Options, String> {
     let mut o = Options::new(m.name.clone().or(stem).unwrap_or_else(|| "model".into()))
         .source_name(format!("`{}`", m.model.display()))
         .frontend(Frontend::Cli);
+    if let Some(path) = &m.krate {
+        if syn::parse_str::<syn::Path>(path).is_err() {
+            return Err(format!(
+                "--crate {path:?}: not a Rust path; give the name the crate depends on onnx-aot \
+                 under, e.g. --crate rt"
+            ));
+        }
+        o.runtime_path.clone_from(path);
+    }
+    if let Some(vis) = &m.visibility {
+        if !vis.trim().is_empty() && syn::parse_str::<syn::Visibility>(vis).is_err() {
+            return Err(format!(
+                "--visibility {vis:?}: not a Rust visibility; give pub, pub(crate) or ''"
+            ));
+        }
+        o.visibility.clone_from(vis);
+    }
     for d in &m.dims {
         let (name, size) = d
             .split_once('=')

@@ -138,8 +138,14 @@ pub(super) fn node_docs(node: &Node, x: &Value, y: &Value, also: &[&Value]) -> V
         node.index, node.op_type, node.version, node.opset
     )];
     if let Some(resolved) = node.op.resolved(x) {
+        let written = if node.written.is_empty() {
+            written
+        } else {
+            code(&written)
+        };
         docs.push(format!(
-            " Attributes as written: {written}; resolved: {resolved}."
+            " Attributes as written: {written}; resolved: {}.",
+            code(&resolved)
         ));
     }
     docs.push(format!(

@@ -13,6 +13,7 @@ use crate::tokens::lit_usize;
 impl Emitter<'_> {
     /// `INPUT_NAMES`, `INPUT_SHAPES`, ... `OUTPUT_BYTES`.
     pub(super) fn interface_constants(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let vis = &self.vis;
         let rt = &self.rt;
         let meta = |values: &[&Value]| {
             let names: Vec<String> = values.iter().map(|v| v.name.clone()).collect();
@@ -42,26 +43,27 @@ impl Emitter<'_> {
         let n_out = lit_usize(outputs.len());
         quote! {
             /// The names of the run-time inputs, in graph order (the order of `run_bytes`).
-            pub const INPUT_NAMES: [&str; #n_in] = [#(#in_names),*];
+            #vis const INPUT_NAMES: [&str; #n_in] = [#(#in_names),*];
             /// The shapes of the run-time inputs.
-            pub const INPUT_SHAPES: [&[usize]; #n_in] = [#(#in_shapes),*];
+            #vis const INPUT_SHAPES: [&[usize]; #n_in] = [#(#in_shapes),*];
             /// The element types of the run-time inputs.
-            pub const INPUT_DTYPES: [#rt::DType; #n_in] = [#(#in_dtypes),*];
+            #vis const INPUT_DTYPES: [#rt::DType; #n_in] = [#(#in_dtypes),*];
             /// The byte sizes of the run-time inputs in `run_bytes`.
-            pub const INPUT_BYTES: [usize; #n_in] = [#(#in_bytes),*];
+            #vis const INPUT_BYTES: [usize; #n_in] = [#(#in_bytes),*];
             /// The names of the outputs, in graph order.
-            pub const OUTPUT_NAMES: [&str; #n_out] = [#(#out_names),*];
+            #vis const OUTPUT_NAMES: [&str; #n_out] = [#(#out_names),*];
             /// The shapes of the outputs.
-            pub const OUTPUT_SHAPES: [&[usize]; #n_out] = [#(#out_shapes),*];
+            #vis const OUTPUT_SHAPES: [&[usize]; #n_out] = [#(#out_shapes),*];
             /// The element types of the outputs.
-            pub const OUTPUT_DTYPES: [#rt::DType; #n_out] = [#(#out_dtypes),*];
+            #vis const OUTPUT_DTYPES: [#rt::DType; #n_out] = [#(#out_dtypes),*];
             /// The byte sizes of the outputs in `run_bytes`.
-            pub const OUTPUT_BYTES: [usize; #n_out] = [#(#out_bytes),*];
+            #vis const OUTPUT_BYTES: [usize; #n_out] = [#(#out_bytes),*];
         }
     }
 
     /// The `Inputs` and `Outputs` structs, with `zeroed` and `Default`.
     pub(super) fn tensor_structs(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let vis = &self.vis;
         let field_doc = |kind: &str, v: &Value| {
             doc_line(&format!(
                 " ONNX {kind} {}: {} {:?}.",
@@ -80,34 +82,40 @@ impl Emitter<'_> {
         let out_zero: Vec<_> = outputs.iter().map(|v| self.zero_of(v)).collect();
         let rt = &self.rt;
         let boxed = |what: &str| {
-            let doc = format!(
-                " {what} with every element zero on the heap, never built on the stack (the \
-                 runtime's `alloc` feature): for tensors too large for a thread's stack."
-            );
+            let doc = format!(" {what} with every element zero on the heap, never on the stack");
             quote! {
                 #rt::__if_alloc! {
                     #[doc = #doc]
+                    /// (the runtime's `alloc` feature): for tensors too large for a stack.
                     #[must_use]
-                    pub fn new_boxed() -> #rt::Box<Self> {
+                    #vis fn new_boxed() -> #rt::Box<Self> {
                         #rt::zeroed_box()
                     }
                 }
             }
         };
         let (in_boxed, out_boxed) = (boxed("Inputs"), boxed("Outputs"));
+        let bytes = |values: &[&Value]| values.iter().map(|v| v.numel() * v.dtype.size()).sum();
+        let (in_large, out_large) = (large_value(bytes(inputs)), large_value(bytes(outputs)));
+        let (in_named, out_named) = (
+            field_named_like(in_fields, "inputs"),
+            field_named_like(out_fields, "outputs"),
+        );
         quote! {
             #rt::__tensors! {
                 /// The model's run-time inputs, one field per graph input, as nested arrays.
                 #[derive(Clone, Copy, Debug, PartialEq)]
-                pub struct Inputs {
-                    #(#[doc = #in_docs] pub #in_fields: #in_types,)*
+                #in_named
+                #vis struct Inputs {
+                    #(#[doc = #in_docs] #vis #in_fields: #in_types,)*
                 }
             }
 
             impl Inputs {
                 /// Inputs with every element zero (`false` for bool).
                 #[must_use]
-                pub const fn zeroed() -> Self {
+                #in_large
+                #vis const fn zeroed() -> Self {
                     Inputs { #(#in_fields: #in_zero,)* }
                 }
 
@@ -129,15 +137,17 @@ impl Emitter<'_> {
             #rt::__tensors! {
                 /// The model's outputs, one field per graph output, as nested arrays.
                 #[derive(Clone, Copy, Debug, PartialEq)]
-                pub struct Outputs {
-                    #(#[doc = #out_docs] pub #out_fields: #out_types,)*
+                #out_named
+                #vis struct Outputs {
+                    #(#[doc = #out_docs] #vis #out_fields: #out_types,)*
                 }
             }
 
             impl Outputs {
                 /// Outputs with every element zero (`false` for bool).
                 #[must_use]
-                pub const fn zeroed() -> Self {
+                #out_large
+                #vis const fn zeroed() -> Self {
                     Outputs { #(#out_fields: #out_zero,)* }
                 }
 
@@ -166,6 +176,7 @@ impl Emitter<'_> {
         outputs: &[&Value],
         body: TokenStream,
     ) -> TokenStream {
+        let vis = &self.vis;
         let rt = &self.rt;
         let in_fields = &self.input_fields;
         let out_fields = &self.output_fields;
@@ -194,6 +205,7 @@ impl Emitter<'_> {
         let scratch_elems: Vec<&TokenStream> = scratch.iter().map(|b| &b.1).collect();
         let scratch_lens: Vec<&Literal> = scratch.iter().map(|b| &b.2).collect();
         let scratch_bytes = lit_usize(self.memory.bytes());
+        let scratch_large = large_value(self.memory.bytes());
         let scratch_docs = self.scratch_docs();
         // A model without intermediates has an empty `Scratch`, one whose inputs are all
         // constants an empty `Inputs`: mark the parameters as used.
@@ -210,7 +222,7 @@ impl Emitter<'_> {
         quote! {
             /// Runs the model and returns its outputs.
             #[must_use]
-            pub fn run(inputs: &Inputs) -> Outputs {
+            #vis fn run(inputs: &Inputs) -> Outputs {
                 let mut outputs = Outputs::zeroed();
                 run_into(inputs, &mut outputs);
                 outputs
@@ -219,7 +231,7 @@ impl Emitter<'_> {
             /// Runs the model, writing every output into `outputs`. Its scratch memory
             /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
             /// stack without it; [`run_with_scratch`] lets the caller place it.
-            pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
+            #vis fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
                 #no_inputs
                 #(let mut #scratch_names = #rt::bytes::Storage::<#scratch_elems, #scratch_lens>::zeroed();)*
                 compute(#(#in_views,)* #(#out_views,)* #(#scratch_names.as_mut_slice(),)*);
@@ -227,7 +239,7 @@ impl Emitter<'_> {
 
             /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
             /// no tensor-sized temporary is placed on the stack or the heap.
-            pub fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
+            #vis fn run_with_scratch(inputs: &Inputs, scratch: &mut Scratch, outputs: &mut Outputs) {
                 #no_scratch
                 #no_inputs
                 compute(#(#in_views,)* #(#out_views,)* #(scratch.#scratch_names.as_mut_slice(),)*);
@@ -235,14 +247,14 @@ impl Emitter<'_> {
 
             /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
             /// overlap share space.
-            pub const SCRATCH_BYTES: usize = #scratch_bytes;
+            #vis const SCRATCH_BYTES: usize = #scratch_bytes;
 
             #rt::__tensors! {
                 /// Scratch memory of the intermediate values, one buffer per element type.
                 ///
                 #(#[doc = #scratch_docs])*
                 #[derive(Clone, Debug, PartialEq)]
-                pub struct Scratch {
+                #vis struct Scratch {
                     #(#scratch_names: [#scratch_elems; #scratch_lens],)*
                 }
             }
@@ -250,7 +262,8 @@ impl Emitter<'_> {
             impl Scratch {
                 /// Zeroed scratch memory (a `const fn`, so it can initialize a `static`).
                 #[must_use]
-                pub const fn zeroed() -> Self {
+                #scratch_large
+                #vis const fn zeroed() -> Self {
                     Scratch { #(#scratch_names: [<#scratch_elems as #rt::Element>::ZERO; #scratch_lens],)* }
                 }
 
@@ -258,7 +271,7 @@ impl Emitter<'_> {
                     /// Zeroed scratch memory on the heap, never built on the stack (the runtime's
                     /// `alloc` feature).
                     #[must_use]
-                    pub fn new_boxed() -> #rt::Box<Self> {
+                    #vis fn new_boxed() -> #rt::Box<Self> {
                         #rt::zeroed_box()
                     }
                 }
@@ -274,7 +287,7 @@ impl Emitter<'_> {
                 /// Runs the model into outputs on the heap (the runtime's `alloc` feature): no
                 /// tensor is placed on the stack, whatever its size.
                 #[must_use]
-                pub fn run_boxed(inputs: &Inputs) -> #rt::Box<Outputs> {
+                #vis fn run_boxed(inputs: &Inputs) -> #rt::Box<Outputs> {
                     let mut outputs = Outputs::new_boxed();
                     run_into(inputs, &mut outputs);
                     outputs
@@ -299,12 +312,13 @@ impl Emitter<'_> {
     /// The unit struct `Model` and its implementation of the runtime's `Model` trait, for code
     /// generic over models.
     pub(super) fn model_impl(&self) -> TokenStream {
+        let vis = &self.vis;
         let rt = &self.rt;
         quote! {
             /// The model as a type, for code generic over models: implements the runtime's
             /// `Model` trait with this module's items.
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-            pub struct Model;
+            #vis struct Model;
 
             impl #rt::Model for Model {
                 type Inputs = Inputs;
@@ -336,5 +350,29 @@ impl Emitter<'_> {
                 }
             }
         }
+    }
+}
+
+/// The lint allowance of a `const fn zeroed` whose value is larger than clippy's stack-array
+/// threshold: a `const fn` for statics, with `new_boxed` as the way onto the heap.
+fn large_value(bytes: usize) -> TokenStream {
+    if bytes > 16 * 1024 {
+        quote!(#[allow(clippy::large_stack_arrays)])
+    } else {
+        quote!()
+    }
+}
+
+/// The lint allowance of a tensor struct with a field named after the struct (an ONNX output
+/// named `outputs`), which the model chose, not the generator.
+fn field_named_like(fields: &[Ident], stem: &str) -> TokenStream {
+    let like = fields.iter().any(|f| {
+        let f = f.to_string();
+        f.starts_with(stem) || f.ends_with(stem)
+    });
+    if like {
+        quote!(#[allow(clippy::struct_field_names)])
+    } else {
+        quote!()
     }
 }

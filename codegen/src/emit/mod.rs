@@ -33,15 +33,18 @@ enum Place {
     Part(Box<Place>, usize, usize),
 }
 
-/// The name of the scratch buffer of an element type (`scratch_f32`).
+/// The name of the scratch buffer of an element type (`buf_f32`).
 fn scratch_name(dtype: DType) -> Ident {
-    format_ident!("scratch_{}", dtype.variant_name().to_ascii_lowercase())
+    format_ident!("buf_{}", dtype.variant_name().to_ascii_lowercase())
 }
 
 /// What the emitter knows of the graph while it writes the module.
 struct Emitter<'g> {
     graph: &'g Graph,
     rt: TokenStream,
+    /// The visibility of the module's items: `pub` in a `pub` module, `pub(crate)` in any other
+    /// (where `pub` would be an unreachable `pub`).
+    vis: TokenStream,
     places: Vec<Option<Place>>,
     input_fields: Vec<Ident>,
     output_fields: Vec<Ident>,
@@ -65,9 +68,15 @@ pub fn emit_items(graph: &Graph, options: &Options) -> TokenStream {
         .iter()
         .map(|n| format_ident!("{}", n))
         .collect();
+    let public = options.visibility.trim() == "pub";
     let mut e = Emitter {
         graph,
         rt,
+        vis: if public {
+            quote!(pub)
+        } else {
+            quote!(pub(crate))
+        },
         places: vec![None; graph.values.len()],
         input_fields,
         output_fields,
@@ -367,7 +376,16 @@ impl<'g> Emitter<'g> {
             .map(|(_, n)| self.node_fn(n))
             .collect();
         let version = crate::tokens::version_check(&self.rt);
+        // In a module that is not public, the parts of the interface the crate does not use
+        // are no mistake.
+        let unused_ok = if self.vis.to_string() == "pub" {
+            quote!()
+        } else {
+            quote!(#![allow(dead_code)])
+        };
         quote! {
+            #unused_ok
+
             #version
 
             #interface
@@ -436,7 +454,7 @@ impl<'g> Emitter<'g> {
             let t = self.elem(v.dtype);
             quote!(, #p: &mut [#t])
         });
-        let summary = format!(" Plan: {}.", code.plan);
+        let summary = format!(" Plan: {}.", names::ticked_identifiers(&code.plan));
         let allow = if code.body.is_empty() {
             quote!(#[allow(unused_variables)])
         } else {

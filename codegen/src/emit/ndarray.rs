@@ -12,6 +12,7 @@ use crate::tokens::lit_usize;
 impl Emitter<'_> {
     /// `run_ndarray` and its output struct, kept only when the runtime's `ndarray` feature is on.
     pub(super) fn run_ndarray(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let vis = &self.vis;
         let rt = &self.rt;
         let nd = quote!(#rt::ndarray);
         let in_f = &self.input_fields;
@@ -56,15 +57,19 @@ impl Emitter<'_> {
             #rt::__if_ndarray! {
                 /// The outputs of [`run_ndarray`], as owned arrays.
                 #[derive(Clone, Debug, PartialEq)]
-                pub struct OutputArrays {
-                    #(#[doc = #docs] pub #out_f: #nd::ArrayD<#out_elems>,)*
+                #vis struct OutputArrays {
+                    #(#[doc = #docs] #vis #out_f: #nd::ArrayD<#out_elems>,)*
                 }
 
                 /// Runs the model on ndarray views of any dimensionality and layout (feature
                 /// `ndarray` of the runtime): shapes are checked at run time, non-contiguous
                 /// views are copied into row-major order, and the outputs are owned arrays.
+                ///
+                /// # Errors
+                ///
+                /// An input whose shape is not the model's.
                 #[allow(clippy::too_many_arguments)]
-                pub fn run_ndarray<#(#generics: #nd::Dimension),*>(
+                #vis fn run_ndarray<#(#generics: #nd::Dimension),*>(
                     #(#in_f: #nd::ArrayView<'_, #in_elems, #generics>,)*
                 ) -> ::core::result::Result<OutputArrays, #rt::nd::NdError> {
                     #bind_inputs

@@ -11,6 +11,7 @@ use crate::tokens::lit_usize;
 impl Emitter<'_> {
     /// `run_bytes`: the erased entry point over little-endian byte slices.
     pub(super) fn run_bytes(&self, inputs: &[&Value], outputs: &[&Value]) -> TokenStream {
+        let vis = &self.vis;
         let rt = &self.rt;
         let n_in = lit_usize(inputs.len());
         let n_out = lit_usize(outputs.len());
@@ -67,7 +68,13 @@ impl Emitter<'_> {
             /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
             ///
             /// Checks the number and byte length of every slice before touching any output.
-            pub fn run_bytes(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> ::core::result::Result<(), #rt::Error> {
+            ///
+            /// # Errors
+            ///
+            /// A wrong number of input or output slices, a slice of the wrong byte length, or a
+            /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
+            /// feature, memory for the tensors that cannot be allocated.
+            #vis fn run_bytes(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> ::core::result::Result<(), #rt::Error> {
                 let found_inputs = inputs.len();
                 let found_outputs = outputs.len();
                 let &[#(#in_vars),*] = inputs else {

@@ -358,7 +358,7 @@ impl Compute for ArgOp {
                 return NodeCode {
                     body: quote! {
                         for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
-                            *y = #k::arg_row::<#t, #d, #last>(x) as #ity;
+                            *y = #k::index::<#ity>(#k::arg_row::<#t, #d, #last>(x));
                         }
                     },
                     plan: format!(
@@ -375,6 +375,7 @@ impl Compute for ArgOp {
         let blocks = (INDEX_TILE / inner.max(1)).max(1);
         let (tx, ty) = (lit_usize(blocks * r * inner), lit_usize(blocks * inner));
         let body = code.body;
+        let k = quote!(#rt::kernels);
         NodeCode {
             body: quote! {
                 let mut tile = [0i64; #ty];
@@ -382,7 +383,7 @@ impl Compute for ArgOp {
                     let y = &mut tile[..out.len()];
                     #body
                     for (o, &i) in out.iter_mut().zip(y.iter()) {
-                        *o = i as #ity;
+                        *o = #k::cast_index::<#ity>(i);
                     }
                 }
             },
@@ -417,7 +418,7 @@ impl ArgOp {
                 NodeCode {
                     body: quote! {
                         for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
-                            *y = #k::arg_row_rounded::<#t, #u, #d, #last>(x) as i64;
+                            *y = #k::index::<i64>(#k::arg_row_rounded::<#t, #u, #d, #last>(x));
                         }
                     },
                     plan: format!(
@@ -439,7 +440,7 @@ impl ArgOp {
                 NodeCode {
                     body: quote! {
                         for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
-                            *y = #k::arg_row::<#t, #d, #last>(x) as i64;
+                            *y = #k::index::<i64>(#k::arg_row::<#t, #d, #last>(x));
                         }
                     },
                     plan: format!("arg-reduction over contiguous rows of {r}"),

@@ -27,24 +27,28 @@ impl PoolIndicesOp {
         (map, map.iter().product())
     }
 
-    /// The statement turning the row-major position `s` in the map into the column-major one.
+    /// The statement turning the row-major position `s` in the map into the column-major one:
+    /// each coordinate, `(s / row-major stride) % dim`, times its column-major stride.
     fn column_major(map: &[usize]) -> TokenStream {
-        // Digits from the last axis (fastest in row-major), each weighted by the product of the
-        // axes before it (fastest in column-major).
-        let digits = map.iter().enumerate().rev().map(|(i, &d)| {
-            let weight = lit_usize(map[..i].iter().product());
+        let terms = map.iter().enumerate().map(|(i, &d)| {
+            let row_stride: usize = map[i + 1..].iter().product();
+            let col_stride: usize = map[..i].iter().product();
             let d = lit_usize(d);
-            quote! {
-                col += (rest % #d) * #weight;
-                rest /= #d;
+            let coord = if row_stride == 1 {
+                quote!(s % #d)
+            } else {
+                let r = lit_usize(row_stride);
+                quote!((s / #r) % #d)
+            };
+            if col_stride == 1 {
+                coord
+            } else {
+                let c = lit_usize(col_stride);
+                quote!((#coord) * #c)
             }
         });
         quote! {
-            let s = {
-                let (mut rest, mut col) = (s, 0usize);
-                #(#digits)*
-                col
-            };
+            let s = #(#terms)+*;
         }
     }
 
@@ -80,7 +84,7 @@ impl PoolIndicesOp {
                 let s = #k::arg_row::<#t, #rt::Max, false>(x);
                 #write
                 #remap
-                *y = (row * #n + s) as i64;
+                *y = #k::index::<i64>(row * #n + s);
             }
         }
     }

@@ -13,6 +13,7 @@ mod arg_row;
 mod gather;
 mod half_rows;
 mod hardmax;
+mod index;
 mod narrow;
 mod planes;
 mod reduce;
@@ -27,6 +28,7 @@ pub use arg_lanes::{arg_lanes, arg_lanes_values, arg_tile};
 pub use arg_row::arg_row;
 pub use gather::arg_values;
 pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
+pub use index::{cast_index, index, Index};
 pub use narrow::{
     arg_lanes_narrow, arg_rows_short, hardmax_lanes_narrow, hardmax_rows_short, narrow_period,
     reduce_lanes_narrow, reduce_rows_short,

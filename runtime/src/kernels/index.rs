@@ -1,0 +1,44 @@
+//! Indices as the type a node writes them in.
+
+/// A type arg-reduction indices are written in: INT64, or the target of a Cast folded into the
+/// node (`.to(torch.int32)`), with the Cast's rule (integers wrap, floats round).
+pub trait Index: Copy {
+    /// The index `i` (less than `isize::MAX`, as every index of a slice is) in this type.
+    fn from_index(i: usize) -> Self;
+}
+
+macro_rules! index {
+    ($($t:ty)*) => {$(
+        impl Index for $t {
+            #[inline(always)]
+            #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_precision_loss, clippy::cast_sign_loss)]
+            fn from_index(i: usize) -> Self {
+                // Through i64, the index's ONNX type: the same wrap as a Cast of the INT64 index.
+                (i as i64) as $t
+            }
+        }
+    )*};
+}
+index!(i8 i16 i32 i64 u8 u16 u32 u64 f32 f64);
+
+/// The index `i` as `I` (see [`Index`]).
+///
+/// ```
+/// use onnx_aot::kernels::index;
+/// assert_eq!(index::<i64>(7), 7);
+/// assert_eq!(index::<u8>(300), 44); // wraps, as a Cast to UINT8 of the INT64 index does
+/// ```
+#[inline(always)]
+#[must_use]
+pub fn index<I: Index>(i: usize) -> I {
+    I::from_index(i)
+}
+
+/// An INT64 index as `I`, with the Cast's rule (see [`Index`]).
+#[inline(always)]
+#[must_use]
+pub fn cast_index<I: Index>(i: i64) -> I {
+    // Indices are never negative: the usize round trip is exact.
+    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+    I::from_index(i as usize)
+}
