@@ -29,32 +29,11 @@ struct CastFoldCase {
     run_bytes: RunBytes,
 }
 
-#[allow(
-    dead_code,
-    unused,
-    clippy::all,
-    clippy::pedantic,
-    missing_docs,
-    non_snake_case,
-    non_upper_case_globals
-)]
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/cast_fold_modules.rs"));
-}
-use generated::*;
+onnx_aot_tests::generated_modules!("cast_fold_modules.rs");
 
 include!(concat!(env!("OUT_DIR"), "/cast_fold_cases.rs"));
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
+use onnx_aot_tests::rng::Lcg;
 
 /// A value of `dtype` (held in f64, which holds each of these types exactly), crowded around
 /// the values where Cast rounds: halfway points of f16, bf16 and f32, the edge of f16's range,
@@ -104,32 +83,8 @@ fn value(g: &mut Lcg, dtype: DType) -> f64 {
     let mut v = base;
     for _ in 0..steps.unsigned_abs() {
         v = match dtype {
-            DType::F16 => {
-                let h = f16::from_f64(v);
-                let b = h.to_bits();
-                let up = (steps > 0) == (b & 0x8000 == 0);
-                let next = if b & 0x7fff == 0 && steps < 0 {
-                    0x8001
-                } else if up {
-                    b + 1
-                } else {
-                    b.wrapping_sub(1)
-                };
-                f16::from_bits(next).to_f64()
-            }
-            DType::BF16 => {
-                let h = bf16::from_f64(v);
-                let b = h.to_bits();
-                let up = (steps > 0) == (b & 0x8000 == 0);
-                let next = if b & 0x7fff == 0 && steps < 0 {
-                    0x8001
-                } else if up {
-                    b + 1
-                } else {
-                    b.wrapping_sub(1)
-                };
-                bf16::from_bits(next).to_f64()
-            }
+            DType::F16 => f16::from_bits(step16(f16::from_f64(v).to_bits(), steps > 0)).to_f64(),
+            DType::BF16 => bf16::from_bits(step16(bf16::from_f64(v).to_bits(), steps > 0)).to_f64(),
             DType::F32 => {
                 let f = v as f32;
                 f64::from(if steps > 0 {
@@ -152,6 +107,19 @@ fn value(g: &mut Lcg, dtype: DType) -> f64 {
         DType::BF16 => bf16::from_f64(v).to_f64(),
         DType::F32 => f64::from(v as f32),
         _ => v,
+    }
+}
+
+/// The next 16-bit float (f16 or bf16, by bits) up or down; from either zero down, the smallest
+/// negative subnormal.
+fn step16(bits: u16, up: bool) -> u16 {
+    let positive = bits & 0x8000 == 0;
+    if bits & 0x7fff == 0 && !up {
+        0x8001
+    } else if up == positive {
+        bits + 1
+    } else {
+        bits.wrapping_sub(1)
     }
 }
 

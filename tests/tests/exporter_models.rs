@@ -23,19 +23,7 @@ struct ExporterCase {
     run_bytes: RunBytes,
 }
 
-#[allow(
-    dead_code,
-    unused,
-    clippy::all,
-    clippy::pedantic,
-    missing_docs,
-    non_snake_case,
-    non_upper_case_globals
-)]
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/exporter_modules.rs"));
-}
-use generated::*;
+onnx_aot_tests::generated_modules!("exporter_modules.rs");
 
 include!(concat!(env!("OUT_DIR"), "/exporter_cases.rs"));
 

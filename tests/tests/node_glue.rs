@@ -35,19 +35,7 @@ struct GlueCase {
     run_bytes: RunBytes,
 }
 
-#[allow(
-    dead_code,
-    unused,
-    clippy::all,
-    clippy::pedantic,
-    missing_docs,
-    non_snake_case,
-    non_upper_case_globals
-)]
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/node_glue_modules.rs"));
-}
-use generated::*;
+onnx_aot_tests::generated_modules!("node_glue_modules.rs");
 
 include!(concat!(env!("OUT_DIR"), "/node_glue_cases.rs"));
 

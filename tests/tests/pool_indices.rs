@@ -20,32 +20,11 @@ struct PoolCase {
     run_bytes: RunBytes,
 }
 
-#[allow(
-    dead_code,
-    unused,
-    clippy::all,
-    clippy::pedantic,
-    missing_docs,
-    non_snake_case,
-    non_upper_case_globals
-)]
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/pool_indices_modules.rs"));
-}
-use generated::*;
+onnx_aot_tests::generated_modules!("pool_indices_modules.rs");
 
 include!(concat!(env!("OUT_DIR"), "/pool_indices_cases.rs"));
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
+use onnx_aot_tests::rng::Lcg;
 
 /// A small pool of values (ties are frequent), NaN now and then for the float types.
 fn value(g: &mut Lcg, dtype: DType) -> f64 {

@@ -21,18 +21,7 @@ use proptest::collection::vec as pvec;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
 /// The generated modules, one per case.
-#[allow(
-    dead_code,
-    unused,
-    clippy::all,
-    clippy::pedantic,
-    missing_docs,
-    non_snake_case,
-    non_upper_case_globals
-)]
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/prop_modules.rs"));
-}
+onnx_aot_tests::generated_modules!("prop_modules.rs");
 
 /// A run-time graph input: name, element type and shape.
 struct Value {
