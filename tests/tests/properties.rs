@@ -20,7 +20,7 @@ use onnx_aot_tests::reference::{self, Elem, Extreme};
 use proptest::collection::vec as pvec;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
-/// The generated modules, one per case.
+// The generated modules, one per case.
 onnx_aot_tests::generated_modules!("prop_modules.rs");
 
 /// A run-time graph input: name, element type and shape.
