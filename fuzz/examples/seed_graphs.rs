@@ -33,7 +33,8 @@ fn main() {
     for _ in 0..DRAWS {
         let len = 32 + (next() % 480) as usize;
         let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-        let Ok(spec) = GraphSpec::arbitrary(&mut Unstructured::new(&data)) else {
+        // As libfuzzer-sys decodes a fuzz target's argument.
+        let Ok(spec) = GraphSpec::arbitrary_take_rest(Unstructured::new(&data)) else {
             continue;
         };
         let (bytes, options) = onnx_aot_fuzz::build(&spec);
