@@ -24,12 +24,14 @@ use crate::ir::{Graph, Node, Source, ValueId};
 /// pattern, and it keeps the stage linear for a tensor read by thousands of nodes.
 const SIBLING_WINDOW: usize = 16;
 
-/// Applies the rewrites to a loaded graph.
+/// Applies the rewrites to a loaded graph, then picks the node order that keeps the scratch
+/// small ([`crate::schedule`]).
 pub fn fuse(graph: &mut Graph) {
     transpose_folds(graph);
     one_hot_shortcuts(graph);
     drop_unread(graph);
     fuse_siblings(graph);
+    crate::schedule::schedule(graph);
     renumber(graph);
 }
 

@@ -90,6 +90,7 @@ pub mod names;
 pub mod onnx;
 pub mod ops;
 pub mod options;
+pub mod schedule;
 pub mod stub;
 pub mod tensor;
 pub mod tokens;

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::Loader;
 use crate::dtype::DType;
-use crate::error::Errors;
+use crate::error::{Error, Errors};
 use crate::ir::{Graph, Output, ValueId};
 use crate::limits::MAX_TENSOR_BYTES;
 use crate::messages::{dim_key, option_name, Binding};
@@ -133,42 +133,60 @@ impl Loader<'_> {
     }
 }
 
-/// The generated module declares the inputs, the outputs and the scratch memory as one
-/// struct each; every one must stay within the size an array may have, not only each tensor.
+/// The bytes of a value, and the largest of some values for a message.
+fn value_bytes(graph: &Graph, v: ValueId) -> u128 {
+    graph.values[v].numel() as u128 * graph.values[v].dtype.size() as u128
+}
+
+fn largest(graph: &Graph, values: &mut [ValueId]) -> String {
+    values.sort_by_key(|&v| std::cmp::Reverse(value_bytes(graph, v)));
+    values
+        .iter()
+        .take(3)
+        .map(|&v| {
+            format!(
+                "`{}` ({} bytes)",
+                graph.values[v].name,
+                value_bytes(graph, v)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The scratch memory of the final graph (fused and in the order it runs) must stay within the
+/// size an array may have.
+pub(super) fn check_scratch(graph: &Graph) -> Result<(), Errors> {
+    let plan = crate::memory::plan_memory(graph);
+    if plan.scratch_bytes < MAX_TENSOR_BYTES {
+        return Ok(());
+    }
+    let mut alive: Vec<ValueId> = plan.slots.keys().copied().collect();
+    Err(Error::model(format!(
+        "the intermediate values alive at once need {} bytes of scratch memory, beyond the \
+         size an array may have (2^61 bytes on 64-bit targets), though each fits; the largest \
+         are {}; give them smaller dimensions (and check the values bound in `dims`), or split \
+         the model so that fewer large values are alive together",
+        plan.scratch_bytes,
+        largest(graph, &mut alive)
+    ))
+    .into())
+}
+
+/// The generated module declares the inputs and the outputs as one struct each; each must stay
+/// within the size an array may have, not only each tensor.
 pub(super) fn check_totals(graph: &Graph, errors: &mut Errors) {
-    let bytes = |v: ValueId| graph.values[v].numel() as u128 * graph.values[v].dtype.size() as u128;
-    let largest = |values: &mut Vec<ValueId>| {
-        values.sort_by_key(|&v| std::cmp::Reverse(bytes(v)));
-        values
-            .iter()
-            .take(3)
-            .map(|&v| format!("`{}` ({} bytes)", graph.values[v].name, bytes(v)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut inputs = graph.inputs.clone();
     let mut outputs: Vec<ValueId> = graph.outputs.iter().map(|o| o.value).collect();
     for (what, values) in [("inputs", &mut inputs), ("outputs", &mut outputs)] {
-        let total: u128 = values.iter().map(|&v| bytes(v)).sum();
+        let total: u128 = values.iter().map(|&v| value_bytes(graph, v)).sum();
         if total >= MAX_TENSOR_BYTES {
             errors.model(format!(
                 "the graph's {what} together need {total} bytes, beyond the size a struct \
                  may have (2^61 bytes on 64-bit targets), though each fits; the largest are \
                  {}; give them smaller dimensions (and check the values bound in `dims`)",
-                largest(values)
+                largest(graph, values)
             ));
         }
-    }
-    let plan = crate::memory::plan_memory(graph);
-    if plan.scratch_bytes >= MAX_TENSOR_BYTES {
-        let mut alive: Vec<ValueId> = plan.slots.keys().copied().collect();
-        errors.model(format!(
-            "the intermediate values alive at once need {} bytes of scratch memory, beyond \
-             the size an array may have (2^61 bytes on 64-bit targets), though each fits; \
-             the largest are {}; give them smaller dimensions (and check the values bound \
-             in `dims`), or split the model so that fewer large values are alive together",
-            plan.scratch_bytes,
-            largest(&mut alive)
-        ));
     }
 }
