@@ -288,7 +288,8 @@ fn ten_thousand_of_each_and_100_mb_constants_generate_in_time() {
 }
 
 /// Writes the pretty code of each kind at 1k, 10k and 100k (and the 100 MB constant) to
-/// `$SCALE_OUT/KIND_SIZE.rs`, for compiling it in a scratch crate.
+/// `$SCALE_OUT/KIND_SIZE.rs`, for compiling it in a scratch crate (`SCALE_SIZES=1000,10000`
+/// and `SCALE_KINDS=nodes,inputs` choose).
 #[test]
 #[ignore]
 fn write_scale_models() {
@@ -309,7 +310,11 @@ fn write_scale_models() {
         ("outputs", outputs),
         ("constant", |k| constant(k * 250)),
     ];
+    let only = std::env::var("SCALE_KINDS").unwrap_or_default();
     for (kind, build) in kinds {
+        if !only.is_empty() && !only.split(',').any(|k| k == kind) {
+            continue;
+        }
         for &size in &sizes {
             let start = Instant::now();
             let result = onnx_aot_codegen::generate_pretty(&build(size), &Options::new("m"));

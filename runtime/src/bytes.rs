@@ -94,6 +94,26 @@ impl<T: Element, const N: usize> Storage<T, N> {
         Storage { data }
     }
 
+    /// `N` zeros, or [`Error::Allocation`] when the heap cannot hold them (with `alloc`;
+    /// without it the array is on the stack and this is [`Storage::zeroed`]). `run_bytes`
+    /// allocates through this, so that an allocation failure is an `Err`, not an abort.
+    #[inline]
+    pub fn try_zeroed() -> Result<Self, Error> {
+        #[cfg(feature = "alloc")]
+        {
+            let mut data = alloc::vec::Vec::new();
+            if data.try_reserve_exact(N).is_err() {
+                return Err(Error::Allocation {
+                    bytes: N.saturating_mul(core::mem::size_of::<T>()),
+                });
+            }
+            data.resize(N, T::ZERO);
+            Ok(Storage { data })
+        }
+        #[cfg(not(feature = "alloc"))]
+        Ok(Self::zeroed())
+    }
+
     /// The elements.
     #[inline]
     pub fn as_slice(&self) -> &[T] {

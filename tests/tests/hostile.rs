@@ -855,3 +855,92 @@ fn inspect_escapes_terminal_control_characters() {
         "the name is shown escaped:\n{text}"
     );
 }
+
+/// The deepest nesting of brackets in generated code (iteratively: the stand-in of a rank-3000
+/// input once nested 3000 arrays, and rustc overflowed its stack on it).
+fn nesting(code: &str) -> usize {
+    let (mut depth, mut most) = (0usize, 0usize);
+    for c in code.chars() {
+        match c {
+            '[' | '(' | '{' => {
+                depth += 1;
+                most = most.max(depth);
+            }
+            ']' | ')' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    most
+}
+
+/// The stand-in module the macro emits for a refused model applies the loader's limits
+/// (issue 16 item 3): an input beyond the rank limit (one array level per dimension: rank 3000
+/// made rustc crash with SIGSEGV instead of showing the real error), a tensor or a struct
+/// beyond the size limit leave the declared interface out; 10,000 declared inputs are fields
+/// compared one statement each (a derived `PartialEq` over 10,000 fields overflowed rustc's
+/// stack).
+#[test]
+fn stand_in_modules_stay_within_the_limits() {
+    let stub = |bytes: &[u8], options: &Options| {
+        assert!(
+            generate(bytes, options).is_err(),
+            "the model must be refused"
+        );
+        onnx_aot_codegen::stub::stub_items(bytes, options).to_string()
+    };
+    for (label, bytes) in [
+        ("rank_3000", rank_bomb(3000)),
+        ("rank_65", rank_bomb(65)),
+        ("inputs_4x2^60", {
+            let mut m = ModelBuilder::new();
+            m.opset("", 13);
+            for i in 0..4 {
+                let (x, y) = (format!("x{i}"), format!("y{i}"));
+                m.input(&x, data_type::UINT8, &dims(&[1 << 60]))
+                    .node(Node::new("ArgMax", &[&x], &[&y]).int("keepdims", 0))
+                    .output(&y, data_type::INT64, &dims(&[]));
+            }
+            m.build()
+        }),
+        ("input_2^62", {
+            let mut m = ModelBuilder::new();
+            m.opset("", 13)
+                .input("x", data_type::UINT8, &dims(&[1 << 62]))
+                .output("y", data_type::INT64, &dims(&[]))
+                .node(Node::new("ArgMax", &["x"], &["y"]).int("keepdims", 0));
+            m.build()
+        }),
+    ] {
+        let code = stub(&bytes, &options(label));
+        assert!(nesting(&code) < 20, "{label}: nesting {}", nesting(&code));
+        assert!(
+            code.contains("pub struct Inputs { }") || code.contains("pub struct Inputs {}"),
+            "{label}: the interface is left out"
+        );
+        syn::parse_file(&code).unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+    // Within the limits the stand-in keeps the declared interface: rank 64 is allowed.
+    let mut m = ModelBuilder::new();
+    m.opset("", 13)
+        .input("x", F, &vec![Dim::Fixed(1); 64])
+        .output("y", F, &vec![Dim::Fixed(1); 64])
+        .node(Node::new("Relu", &["x"], &["y"]));
+    let code = stub(&m.build(), &options("rank_64"));
+    assert!(nesting(&code) >= 64 && nesting(&code) < 80);
+    // 10,000 declared inputs of a model with an unsupported node.
+    let mut m = ModelBuilder::new();
+    m.opset("", 13).output("y", F, &dims(&[2]));
+    for i in 0..10_000 {
+        m.input(&format!("x{i}"), F, &dims(&[2]));
+    }
+    m.node(Node::new("Relu", &["x0"], &["y"]));
+    let code = stub(&m.build(), &options("inputs_10000"));
+    assert!(
+        !code.contains("PartialEq )"),
+        "no derived PartialEq over 10,000 fields"
+    );
+    assert!(code.contains("impl :: core :: cmp :: PartialEq for Inputs"));
+    assert!(code.contains("pub x9999 :"));
+    assert!(nesting(&code) < 20);
+    syn::parse_file(&code).expect("the stand-in parses");
+}

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::Emitter;
 use crate::ir::Value;
 use crate::names::{code, doc_line};
-use crate::tokens::lit_usize;
+use crate::tokens::{derive_or_compare, lit_usize};
 
 impl Emitter<'_> {
     /// `INPUT_NAMES`, `INPUT_SHAPES`, ... `OUTPUT_BYTES`.
@@ -78,9 +78,11 @@ impl Emitter<'_> {
         let out_docs: Vec<_> = outputs.iter().map(|v| field_doc("output", v)).collect();
         let in_zero: Vec<_> = inputs.iter().map(|v| self.zero_of(v)).collect();
         let out_zero: Vec<_> = outputs.iter().map(|v| self.zero_of(v)).collect();
+        let (in_derive, in_eq) = derive_or_compare(quote!(Inputs), in_fields);
+        let (out_derive, out_eq) = derive_or_compare(quote!(Outputs), out_fields);
         quote! {
             /// The model's run-time inputs, one field per graph input, as nested arrays.
-            #[derive(Clone, Copy, Debug, PartialEq)]
+            #in_derive
             pub struct Inputs {
                 #(#[doc = #in_docs] pub #in_fields: #in_types,)*
             }
@@ -98,8 +100,10 @@ impl Emitter<'_> {
                 }
             }
 
+            #in_eq
+
             /// The model's outputs, one field per graph output, as nested arrays.
-            #[derive(Clone, Copy, Debug, PartialEq)]
+            #out_derive
             pub struct Outputs {
                 #(#[doc = #out_docs] pub #out_fields: #out_types,)*
             }
@@ -116,6 +120,8 @@ impl Emitter<'_> {
                     Self::zeroed()
                 }
             }
+
+            #out_eq
         }
     }
 
