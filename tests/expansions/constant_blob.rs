@@ -124,24 +124,31 @@ pub mod constant_blob {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::Error> {
-        let found_inputs = inputs.len();
-        let found_outputs = outputs.len();
-        let &[] = inputs else {
-            return Err(::onnx_aot::Error::InputCount {
-                expected: 0,
-                found: found_inputs,
-            });
+        let input_count = ::onnx_aot::Error::InputCount {
+            expected: 0,
+            found: inputs.len(),
         };
-        let [out_0, out_1] = outputs else {
-            return Err(::onnx_aot::Error::OutputCount {
-                expected: 2,
-                found: found_outputs,
-            });
+        let output_count = ::onnx_aot::Error::OutputCount {
+            expected: 2,
+            found: outputs.len(),
+        };
+        if inputs.len() != 0 {
+            return Err(input_count);
+        }
+        if outputs.len() != 2 {
+            return Err(output_count);
+        }
+        let mut output_slices = outputs.iter_mut();
+        let Some(out_0) = output_slices.next().map(|s| &mut **s) else {
+            return Err(output_count);
+        };
+        let Some(out_1) = output_slices.next().map(|s| &mut **s) else {
+            return Err(output_count);
         };
         ::onnx_aot::bytes::check_output(out_0, 0, "i", 24)?;
         ::onnx_aot::bytes::check_output(out_1, 1, "m", 4)?;
-        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<i64, 3>::zeroed();
-        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<f32, 1>::zeroed();
+        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<i64, 3>::try_zeroed()?;
+        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<f32, 1>::try_zeroed()?;
         compute(out_buf_0.as_mut_slice(), out_buf_1.as_mut_slice());
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         ::onnx_aot::bytes::encode(out_buf_1.as_slice(), out_1);

@@ -163,32 +163,49 @@ pub mod glue_detector_head {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::Error> {
-        let found_inputs = inputs.len();
-        let found_outputs = outputs.len();
-        let &[in_0, in_1] = inputs else {
-            return Err(::onnx_aot::Error::InputCount {
-                expected: 2,
-                found: found_inputs,
-            });
+        let input_count = ::onnx_aot::Error::InputCount {
+            expected: 2,
+            found: inputs.len(),
         };
-        let [out_0, out_1, out_2] = outputs else {
-            return Err(::onnx_aot::Error::OutputCount {
-                expected: 3,
-                found: found_outputs,
-            });
+        let output_count = ::onnx_aot::Error::OutputCount {
+            expected: 3,
+            found: outputs.len(),
+        };
+        if inputs.len() != 2 {
+            return Err(input_count);
+        }
+        if outputs.len() != 3 {
+            return Err(output_count);
+        }
+        let mut input_slices = inputs.iter().copied();
+        let Some(in_0) = input_slices.next() else {
+            return Err(input_count);
+        };
+        let Some(in_1) = input_slices.next() else {
+            return Err(input_count);
+        };
+        let mut output_slices = outputs.iter_mut();
+        let Some(out_0) = output_slices.next().map(|s| &mut **s) else {
+            return Err(output_count);
+        };
+        let Some(out_1) = output_slices.next().map(|s| &mut **s) else {
+            return Err(output_count);
+        };
+        let Some(out_2) = output_slices.next().map(|s| &mut **s) else {
+            return Err(output_count);
         };
         ::onnx_aot::bytes::check_input(in_0, 0, "p", 216)?;
         ::onnx_aot::bytes::check_input(in_1, 1, "m", 120)?;
         ::onnx_aot::bytes::check_output(out_0, 0, "conf", 24)?;
         ::onnx_aot::bytes::check_output(out_1, 1, "cls", 48)?;
         ::onnx_aot::bytes::check_output(out_2, 2, "pooled", 8)?;
-        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<f32, 54>::zeroed();
+        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<f32, 54>::try_zeroed()?;
         ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "p")?;
-        let mut in_buf_1 = ::onnx_aot::bytes::Storage::<f32, 30>::zeroed();
+        let mut in_buf_1 = ::onnx_aot::bytes::Storage::<f32, 30>::try_zeroed()?;
         ::onnx_aot::bytes::decode(in_1, in_buf_1.as_mut_slice(), 1, "m")?;
-        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<f32, 6>::zeroed();
-        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<i64, 6>::zeroed();
-        let mut out_buf_2 = ::onnx_aot::bytes::Storage::<f32, 2>::zeroed();
+        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<f32, 6>::try_zeroed()?;
+        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<i64, 6>::try_zeroed()?;
+        let mut out_buf_2 = ::onnx_aot::bytes::Storage::<f32, 2>::try_zeroed()?;
         compute(
             in_buf_0.as_slice(),
             in_buf_1.as_slice(),

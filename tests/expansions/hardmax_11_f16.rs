@@ -119,25 +119,39 @@ pub mod hardmax_11_f16 {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::Error> {
-        let found_inputs = inputs.len();
-        let found_outputs = outputs.len();
-        let &[in_0] = inputs else {
-            return Err(::onnx_aot::Error::InputCount {
-                expected: 1,
-                found: found_inputs,
-            });
+        let input_count = ::onnx_aot::Error::InputCount {
+            expected: 1,
+            found: inputs.len(),
         };
-        let [out_0] = outputs else {
-            return Err(::onnx_aot::Error::OutputCount {
-                expected: 1,
-                found: found_outputs,
-            });
+        let output_count = ::onnx_aot::Error::OutputCount {
+            expected: 1,
+            found: outputs.len(),
+        };
+        if inputs.len() != 1 {
+            return Err(input_count);
+        }
+        if outputs.len() != 1 {
+            return Err(output_count);
+        }
+        let mut input_slices = inputs.iter().copied();
+        let Some(in_0) = input_slices.next() else {
+            return Err(input_count);
+        };
+        let mut output_slices = outputs.iter_mut();
+        let Some(out_0) = output_slices.next().map(|s| &mut **s) else {
+            return Err(output_count);
         };
         ::onnx_aot::bytes::check_input(in_0, 0, "x", 48)?;
         ::onnx_aot::bytes::check_output(out_0, 0, "y", 48)?;
-        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<::onnx_aot::f16, 24>::zeroed();
+        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<
+            ::onnx_aot::f16,
+            24,
+        >::try_zeroed()?;
         ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
-        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<::onnx_aot::f16, 24>::zeroed();
+        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<
+            ::onnx_aot::f16,
+            24,
+        >::try_zeroed()?;
         compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice());
         ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
         Ok(())
