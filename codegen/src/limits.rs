@@ -7,3 +7,9 @@ pub const MAX_TENSOR_BYTES: u128 = 1 << 61;
 
 /// The highest rank a tensor may have (each dimension is one level of nested arrays).
 pub const MAX_RANK: usize = 64;
+
+/// The most nodes, run-time graph inputs or graph outputs a model may have after its cut and
+/// folding: each is a few statements of generated code, and rustc needs about a quarter of a
+/// megabyte of memory per node to build it (10,000 nodes: 2.5 GB and two minutes unoptimized;
+/// see the README's Limits section). Beyond this a model is refused with a message to cut it.
+pub const MAX_GRAPH_ITEMS: usize = 20_000;

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use std::collections::HashSet;
 
 use crate::dtype::DType;
-use crate::limits::{MAX_RANK, MAX_TENSOR_BYTES};
+use crate::limits::{MAX_GRAPH_ITEMS, MAX_RANK, MAX_TENSOR_BYTES};
 use crate::load::{cut, decode};
 use crate::names;
 use crate::onnx::ValueInfoProto;
@@ -57,8 +57,11 @@ fn bytes(dtype: DType, shape: &[usize]) -> Option<u128> {
         .try_fold(dtype.size() as u128, |acc, &d| acc.checked_mul(d as u128))
 }
 
-/// Declared tensors that fit one struct together, as the loader requires.
+/// Declared tensors that fit one struct together and are not too many, as the loader requires.
 fn fits(list: &[Declared]) -> bool {
+    if list.len() > MAX_GRAPH_ITEMS {
+        return false;
+    }
     let total = list
         .iter()
         .try_fold(0u128, |acc, d| acc.checked_add(bytes(d.dtype, &d.shape)?));

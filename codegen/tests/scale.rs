@@ -287,6 +287,37 @@ fn ten_thousand_of_each_and_100_mb_constants_generate_in_time() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Beyond [`onnx_aot_codegen::limits::MAX_GRAPH_ITEMS`] nodes, inputs or outputs, a clear
+/// error says how to cut the model, instead of code that rustc would need many gigabytes for.
+#[test]
+fn beyond_the_count_limits_a_clear_error() {
+    let limit = onnx_aot_codegen::limits::MAX_GRAPH_ITEMS;
+    for (what, model, phrase) in [
+        ("nodes", nodes(limit + 1), "nodes, beyond the 20000"),
+        (
+            "inputs",
+            inputs(limit + 1),
+            "run-time graph inputs, beyond the 20000",
+        ),
+        (
+            "outputs",
+            outputs(limit + 1),
+            "graph outputs, beyond the 20000",
+        ),
+    ] {
+        let e = generate(&model, &Options::new("m"))
+            .expect_err(what)
+            .to_string();
+        assert!(
+            e.contains(&format!("has {} {phrase}", limit + 1)),
+            "{what}: {e}"
+        );
+        assert!(e.contains("split the model"), "{what}: {e}");
+    }
+    // At the limit, code.
+    generate(&inputs(limit), &Options::new("m")).expect("at the limit");
+}
+
 /// Writes the pretty code of each kind at 1k, 10k and 100k (and the 100 MB constant) to
 /// `$SCALE_OUT/KIND_SIZE.rs`, for compiling it in a scratch crate (`SCALE_SIZES=1000,10000`
 /// and `SCALE_KINDS=nodes,inputs` choose).

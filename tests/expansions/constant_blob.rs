@@ -124,34 +124,57 @@ pub mod constant_blob {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::Error> {
-        let input_count = ::onnx_aot::Error::InputCount {
-            expected: 0,
-            found: inputs.len(),
-        };
-        let output_count = ::onnx_aot::Error::OutputCount {
-            expected: 2,
-            found: outputs.len(),
-        };
         if inputs.len() != 0 {
-            return Err(input_count);
+            return Err(::onnx_aot::Error::InputCount {
+                expected: 0,
+                found: inputs.len(),
+            });
         }
         if outputs.len() != 2 {
-            return Err(output_count);
+            return Err(::onnx_aot::Error::OutputCount {
+                expected: 2,
+                found: outputs.len(),
+            });
+        }
+        let mut checked_outputs = outputs.iter();
+        ::onnx_aot::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            0,
+            "i",
+            24,
+        )?;
+        ::onnx_aot::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            1,
+            "m",
+            4,
+        )?;
+        let mut failed: ::core::option::Option<::onnx_aot::Error> = ::core::option::Option::None;
+        let mut out_f32 = ::onnx_aot::bytes::Storage::<f32, 1>::zeroed_or(&mut failed);
+        let mut out_i64 = ::onnx_aot::bytes::Storage::<i64, 3>::zeroed_or(&mut failed);
+        {}
+        if let ::core::option::Option::Some(e) = failed {
+            return Err(e);
+        }
+        {
+            let mut out_f32_rest = out_f32.as_mut_slice();
+            let mut out_i64_rest = out_i64.as_mut_slice();
+            compute(
+                ::onnx_aot::bytes::take_mut(&mut out_i64_rest, 3),
+                ::onnx_aot::bytes::take_mut(&mut out_f32_rest, 1),
+            );
         }
         let mut output_slices = outputs.iter_mut();
-        let Some(out_0) = output_slices.next().map(|s| &mut **s) else {
-            return Err(output_count);
-        };
-        let Some(out_1) = output_slices.next().map(|s| &mut **s) else {
-            return Err(output_count);
-        };
-        ::onnx_aot::bytes::check_output(out_0, 0, "i", 24)?;
-        ::onnx_aot::bytes::check_output(out_1, 1, "m", 4)?;
-        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<i64, 3>::try_zeroed()?;
-        let mut out_buf_1 = ::onnx_aot::bytes::Storage::<f32, 1>::try_zeroed()?;
-        compute(out_buf_0.as_mut_slice(), out_buf_1.as_mut_slice());
-        ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
-        ::onnx_aot::bytes::encode(out_buf_1.as_slice(), out_1);
+        let mut out_f32_rest = out_f32.as_slice();
+        let mut out_i64_rest = out_i64.as_slice();
+        ::onnx_aot::bytes::encode(
+            ::onnx_aot::bytes::take(&mut out_i64_rest, 3),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
+        ::onnx_aot::bytes::encode(
+            ::onnx_aot::bytes::take(&mut out_f32_rest, 1),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
         Ok(())
     }
     ::onnx_aot::__if_ndarray! {

@@ -119,35 +119,63 @@ pub mod reducemin_13_u8 {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::Error> {
-        let input_count = ::onnx_aot::Error::InputCount {
-            expected: 1,
-            found: inputs.len(),
-        };
-        let output_count = ::onnx_aot::Error::OutputCount {
-            expected: 1,
-            found: outputs.len(),
-        };
         if inputs.len() != 1 {
-            return Err(input_count);
+            return Err(::onnx_aot::Error::InputCount {
+                expected: 1,
+                found: inputs.len(),
+            });
         }
         if outputs.len() != 1 {
-            return Err(output_count);
+            return Err(::onnx_aot::Error::OutputCount {
+                expected: 1,
+                found: outputs.len(),
+            });
         }
-        let mut input_slices = inputs.iter().copied();
-        let Some(in_0) = input_slices.next() else {
-            return Err(input_count);
-        };
+        let mut checked_inputs = inputs.iter();
+        let mut checked_outputs = outputs.iter();
+        ::onnx_aot::bytes::check_input(
+            checked_inputs.next().copied().unwrap_or_default(),
+            0,
+            "x",
+            24,
+        )?;
+        ::onnx_aot::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            0,
+            "y",
+            6,
+        )?;
+        let mut failed: ::core::option::Option<::onnx_aot::Error> = ::core::option::Option::None;
+        let mut in_u8 = ::onnx_aot::bytes::Storage::<u8, 24>::zeroed_or(&mut failed);
+        let mut out_u8 = ::onnx_aot::bytes::Storage::<u8, 6>::zeroed_or(&mut failed);
+        {
+            let mut input_slices = inputs.iter();
+            let mut in_u8_rest = in_u8.as_mut_slice();
+            ::onnx_aot::bytes::decode_or(
+                input_slices.next().copied().unwrap_or_default(),
+                ::onnx_aot::bytes::take_mut(&mut in_u8_rest, 24),
+                0,
+                "x",
+                &mut failed,
+            );
+        }
+        if let ::core::option::Option::Some(e) = failed {
+            return Err(e);
+        }
+        {
+            let mut in_u8_rest = in_u8.as_slice();
+            let mut out_u8_rest = out_u8.as_mut_slice();
+            compute(
+                ::onnx_aot::bytes::take(&mut in_u8_rest, 24),
+                ::onnx_aot::bytes::take_mut(&mut out_u8_rest, 6),
+            );
+        }
         let mut output_slices = outputs.iter_mut();
-        let Some(out_0) = output_slices.next().map(|s| &mut **s) else {
-            return Err(output_count);
-        };
-        ::onnx_aot::bytes::check_input(in_0, 0, "x", 24)?;
-        ::onnx_aot::bytes::check_output(out_0, 0, "y", 6)?;
-        let mut in_buf_0 = ::onnx_aot::bytes::Storage::<u8, 24>::try_zeroed()?;
-        ::onnx_aot::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
-        let mut out_buf_0 = ::onnx_aot::bytes::Storage::<u8, 6>::try_zeroed()?;
-        compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice());
-        ::onnx_aot::bytes::encode(out_buf_0.as_slice(), out_0);
+        let mut out_u8_rest = out_u8.as_slice();
+        ::onnx_aot::bytes::encode(
+            ::onnx_aot::bytes::take(&mut out_u8_rest, 6),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
         Ok(())
     }
     ::onnx_aot::__if_ndarray! {

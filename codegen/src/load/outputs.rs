@@ -8,7 +8,7 @@ use super::Loader;
 use crate::dtype::DType;
 use crate::error::{Error, Errors};
 use crate::ir::{Graph, Output, ValueId};
-use crate::limits::MAX_TENSOR_BYTES;
+use crate::limits::{MAX_GRAPH_ITEMS, MAX_TENSOR_BYTES};
 use crate::messages::{dim_key, option_name, Binding};
 use crate::onnx;
 
@@ -154,9 +154,42 @@ fn largest(graph: &Graph, values: &mut [ValueId]) -> String {
         .join(", ")
 }
 
+/// The nodes, run-time inputs and outputs of the final graph stay within
+/// [`MAX_GRAPH_ITEMS`] each, so that rustc can build the code in reasonable memory.
+fn check_counts(graph: &Graph) -> Result<(), Errors> {
+    let mut errors = Errors::new();
+    for (what, count, fix) in [
+        (
+            "nodes",
+            graph.nodes.len(),
+            "compile part of it (a graph cut: `start` and `outputs`)",
+        ),
+        (
+            "run-time graph inputs",
+            graph.inputs.len(),
+            "freeze some of them to constants (`inputs`) or cut the graph (`start`)",
+        ),
+        (
+            "graph outputs",
+            graph.outputs.len(),
+            "keep only the outputs you read (`outputs`)",
+        ),
+    ] {
+        if count > MAX_GRAPH_ITEMS {
+            errors.model(format!(
+                "the model has {count} {what}, beyond the {MAX_GRAPH_ITEMS} onnx-aot generates \
+                 code for (rustc needs about a quarter of a megabyte of memory for each); {fix}, \
+                 or split the model"
+            ));
+        }
+    }
+    errors.finish(())
+}
+
 /// The scratch memory of the final graph (fused and in the order it runs) must stay within the
 /// size an array may have.
 pub(super) fn check_scratch(graph: &Graph) -> Result<(), Errors> {
+    check_counts(graph)?;
     let plan = crate::memory::plan_memory(graph);
     if plan.scratch_bytes < MAX_TENSOR_BYTES {
         return Ok(());
