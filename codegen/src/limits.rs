@@ -8,8 +8,13 @@ pub const MAX_TENSOR_BYTES: u128 = 1 << 61;
 /// The highest rank a tensor may have (each dimension is one level of nested arrays).
 pub const MAX_RANK: usize = 64;
 
-/// The most nodes, run-time graph inputs or graph outputs a model may have after its cut and
-/// folding: each is a few statements of generated code, and rustc needs about a quarter of a
-/// megabyte of memory per node to build it (10,000 nodes: 2.5 GB and two minutes unoptimized;
-/// see the README's Limits section). Beyond this a model is refused with a message to cut it.
-pub const MAX_GRAPH_ITEMS: usize = 20_000;
+/// The most nodes a model may have after its cut and folding: each is a function and a call
+/// of generated code, and rustc needs about a quarter of a megabyte per node to build it
+/// unoptimized (10,000 nodes: 2.5 GB and two minutes; see the README's Limits section).
+pub const MAX_NODES: usize = 20_000;
+
+/// The most run-time graph inputs, and the most graph outputs, a model may have: each is a
+/// field of `Inputs` or `Outputs` and a parameter of the generated `compute`, all borrowed at
+/// once where `run_into` and `run_bytes` call it, which rustc checks in time and memory that
+/// grow faster than linearly (4,000 inputs: 1.9 GB; 10,000: beyond 8 GB).
+pub const MAX_INTERFACE_TENSORS: usize = 4_000;

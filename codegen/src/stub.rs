@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use std::collections::HashSet;
 
 use crate::dtype::DType;
-use crate::limits::{MAX_GRAPH_ITEMS, MAX_RANK, MAX_TENSOR_BYTES};
+use crate::limits::{MAX_INTERFACE_TENSORS, MAX_RANK, MAX_TENSOR_BYTES};
 use crate::load::{cut, decode};
 use crate::names;
 use crate::onnx::ValueInfoProto;
@@ -59,7 +59,7 @@ fn bytes(dtype: DType, shape: &[usize]) -> Option<u128> {
 
 /// Declared tensors that fit one struct together and are not too many, as the loader requires.
 fn fits(list: &[Declared]) -> bool {
-    if list.len() > MAX_GRAPH_ITEMS {
+    if list.len() > MAX_INTERFACE_TENSORS {
         return false;
     }
     let total = list

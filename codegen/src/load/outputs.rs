@@ -8,7 +8,7 @@ use super::Loader;
 use crate::dtype::DType;
 use crate::error::{Error, Errors};
 use crate::ir::{Graph, Output, ValueId};
-use crate::limits::{MAX_GRAPH_ITEMS, MAX_TENSOR_BYTES};
+use crate::limits::{MAX_INTERFACE_TENSORS, MAX_NODES, MAX_TENSOR_BYTES};
 use crate::messages::{dim_key, option_name, Binding};
 use crate::onnx;
 
@@ -154,32 +154,35 @@ fn largest(graph: &Graph, values: &mut [ValueId]) -> String {
         .join(", ")
 }
 
-/// The nodes, run-time inputs and outputs of the final graph stay within
-/// [`MAX_GRAPH_ITEMS`] each, so that rustc can build the code in reasonable memory.
+/// The nodes ([`MAX_NODES`]), run-time inputs and outputs ([`MAX_INTERFACE_TENSORS`]) of the
+/// final graph stay within what rustc builds in reasonable memory.
 fn check_counts(graph: &Graph) -> Result<(), Errors> {
     let mut errors = Errors::new();
-    for (what, count, fix) in [
+    for (what, count, limit, fix) in [
         (
             "nodes",
             graph.nodes.len(),
+            MAX_NODES,
             "compile part of it (a graph cut: `start` and `outputs`)",
         ),
         (
             "run-time graph inputs",
             graph.inputs.len(),
+            MAX_INTERFACE_TENSORS,
             "freeze some of them to constants (`inputs`) or cut the graph (`start`)",
         ),
         (
             "graph outputs",
             graph.outputs.len(),
+            MAX_INTERFACE_TENSORS,
             "keep only the outputs you read (`outputs`)",
         ),
     ] {
-        if count > MAX_GRAPH_ITEMS {
+        if count > limit {
             errors.model(format!(
-                "the model has {count} {what}, beyond the {MAX_GRAPH_ITEMS} onnx-aot generates \
-                 code for (rustc needs about a quarter of a megabyte of memory for each); {fix}, \
-                 or split the model"
+                "the model has {count} {what}, beyond the {limit} onnx-aot generates code for \
+                 (rustc would need gigabytes of memory to build more; see the README's Limits); \
+                 {fix}, or split the model"
             ));
         }
     }
