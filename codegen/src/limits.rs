@@ -18,3 +18,8 @@ pub const MAX_NODES: usize = 20_000;
 /// once where `run_into` and `run_bytes` call it, which rustc checks in time and memory that
 /// grow faster than linearly (4,000 inputs: 1.9 GB; 10,000: beyond 8 GB).
 pub const MAX_INTERFACE_TENSORS: usize = 4_000;
+
+/// The most bytes of constants generated code may read at run time, all together: each is a
+/// byte string decoded by rustc's constant evaluator, which takes about 13 s and 140 MB of
+/// memory per megabyte unoptimized (10 MB: 130 s, 1.4 GB; see the README's Limits section).
+pub const MAX_CONSTANT_BYTES: usize = 16 << 20;

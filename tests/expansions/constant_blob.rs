@@ -124,7 +124,7 @@ pub mod constant_blob {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::Error> {
-        if inputs.len() != 0 {
+        if !inputs.is_empty() {
             return Err(::onnx_aot::Error::InputCount {
                 expected: 0,
                 found: inputs.len(),

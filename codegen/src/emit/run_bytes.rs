@@ -126,16 +126,27 @@ impl Emitter<'_> {
                 quote!(let mut output_slices = outputs.iter_mut();),
             )
         };
+        // `len() != 0` is clippy's `len_zero`.
+        let in_wrong = if inputs.is_empty() {
+            quote!(!inputs.is_empty())
+        } else {
+            quote!(inputs.len() != #n_in)
+        };
+        let out_wrong = if outputs.is_empty() {
+            quote!(!outputs.is_empty())
+        } else {
+            quote!(outputs.len() != #n_out)
+        };
         quote! {
             /// Runs the model on raw tensors: inputs and outputs in graph order, elements
             /// little-endian (bool as one byte 0 or 1, f16/bf16 as their bit patterns).
             ///
             /// Checks the number and byte length of every slice before touching any output.
             pub fn run_bytes(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> ::core::result::Result<(), #rt::Error> {
-                if inputs.len() != #n_in {
+                if #in_wrong {
                     return Err(#rt::Error::InputCount { expected: #n_in, found: inputs.len() });
                 }
-                if outputs.len() != #n_out {
+                if #out_wrong {
                     return Err(#rt::Error::OutputCount { expected: #n_out, found: outputs.len() });
                 }
                 #checked_inputs

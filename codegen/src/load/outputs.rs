@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use super::Loader;
 use crate::dtype::DType;
 use crate::error::{Error, Errors};
-use crate::ir::{Graph, Output, ValueId};
-use crate::limits::{MAX_INTERFACE_TENSORS, MAX_NODES, MAX_TENSOR_BYTES};
+use crate::ir::{Graph, Output, Source, ValueId};
+use crate::limits::{MAX_CONSTANT_BYTES, MAX_INTERFACE_TENSORS, MAX_NODES, MAX_TENSOR_BYTES};
 use crate::messages::{dim_key, option_name, Binding};
 use crate::onnx;
 
@@ -185,6 +185,27 @@ fn check_counts(graph: &Graph) -> Result<(), Errors> {
                  {fix}, or split the model"
             ));
         }
+    }
+    // Constants read at run time (a node's data input or a graph output).
+    let mut read = vec![false; graph.values.len()];
+    for n in &graph.nodes {
+        read[n.input] = true;
+    }
+    for o in &graph.outputs {
+        read[o.value] = true;
+    }
+    let constant_bytes: u128 = (0..graph.values.len())
+        .filter(|&v| read[v] && matches!(graph.values[v].source, Source::Constant(_)))
+        .map(|v| value_bytes(graph, v))
+        .sum();
+    if constant_bytes > MAX_CONSTANT_BYTES as u128 {
+        errors.model(format!(
+            "the constants read at run time hold {constant_bytes} bytes, beyond the \
+             {MAX_CONSTANT_BYTES} onnx-aot embeds in generated code (rustc decodes them while \
+             it compiles, about 13 s per megabyte; see the README's Limits); make the largest \
+             run-time inputs instead (`free` for an initializer listed as a graph input), or \
+             split the model"
+        ));
     }
     errors.finish(())
 }
