@@ -376,7 +376,7 @@ fn write_scale_models() {
         .split(',')
         .map(|s| s.parse().unwrap())
         .collect();
-    let kinds: [(&str, fn(usize) -> Vec<u8>); 5] = [
+    let kinds: [Kind; 5] = [
         ("nodes", nodes),
         ("wide", wide),
         ("inputs", inputs),
