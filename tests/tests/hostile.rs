@@ -505,9 +505,24 @@ fn generated_cases() -> Vec<(String, Vec<u8>, Options, Expect)> {
         case("chain_5000_identity", chain(5000, false), Generates),
         case("chain_5000_identity_reversed", chain(5000, true), Generates),
         case("hardmax_chain_300", hardmax_chain(300), Generates),
-        case("wide_5000_argmax", wide(5000), Generates),
-        case("constants_5000", constants(5000), Generates),
-        case("colliding_names_5000", colliding_names(5000), Generates),
+        // 4,000 inputs or outputs is the limit (limits::MAX_INTERFACE_TENSORS); beyond it, an
+        // error that says so.
+        case("wide_4000_argmax", wide(4000), Generates),
+        case("constants_4000", constants(4000), Generates),
+        case("colliding_names_4000", colliding_names(4000), Generates),
+        case(
+            "wide_5000_argmax",
+            wide(5000),
+            Fails(&["has 5000 graph outputs, beyond the 4000", "`outputs`"]),
+        ),
+        case(
+            "colliding_names_5000",
+            colliding_names(5000),
+            Fails(&[
+                "has 5000 run-time graph inputs, beyond the 4000",
+                "has 5000 graph outputs, beyond the 4000",
+            ]),
+        ),
         case("long_names_1mib", long_names(), Generates),
         case(
             "unsupported_5000",
@@ -876,9 +891,9 @@ fn nesting(code: &str) -> usize {
 /// The stand-in module the macro emits for a refused model applies the loader's limits
 /// (issue 16 item 3): an input beyond the rank limit (one array level per dimension: rank 3000
 /// made rustc crash with SIGSEGV instead of showing the real error), a tensor or a struct
-/// beyond the size limit leave the declared interface out; 10,000 declared inputs are fields
-/// compared one statement each (a derived `PartialEq` over 10,000 fields overflowed rustc's
-/// stack).
+/// beyond the size limit, or more inputs than the limit, leave the declared interface out;
+/// 4,000 declared inputs are fields compared one statement each (a derived `PartialEq` over
+/// 10,000 fields overflowed rustc's stack).
 #[test]
 fn stand_in_modules_stay_within_the_limits() {
     let stub = |bytes: &[u8], options: &Options| {
@@ -927,20 +942,27 @@ fn stand_in_modules_stay_within_the_limits() {
         .node(Node::new("Relu", &["x"], &["y"]));
     let code = stub(&m.build(), &options("rank_64"));
     assert!(nesting(&code) >= 64 && nesting(&code) < 80);
-    // 10,000 declared inputs of a model with an unsupported node.
-    let mut m = ModelBuilder::new();
-    m.opset("", 13).output("y", F, &dims(&[2]));
-    for i in 0..10_000 {
-        m.input(&format!("x{i}"), F, &dims(&[2]));
-    }
-    m.node(Node::new("Relu", &["x0"], &["y"]));
-    let code = stub(&m.build(), &options("inputs_10000"));
+    // 4,000 declared inputs (the limit) of a model with an unsupported node: fields compared
+    // one statement each; 10,000 (beyond the limit): no interface.
+    let many = |count: usize| {
+        let mut m = ModelBuilder::new();
+        m.opset("", 13).output("y", F, &dims(&[2]));
+        for i in 0..count {
+            m.input(&format!("x{i}"), F, &dims(&[2]));
+        }
+        m.node(Node::new("Relu", &["x0"], &["y"]));
+        m.build()
+    };
+    let code = stub(&many(4000), &options("inputs_4000"));
     assert!(
         !code.contains("PartialEq )"),
-        "no derived PartialEq over 10,000 fields"
+        "no derived PartialEq over 4,000 fields"
     );
     assert!(code.contains("impl :: core :: cmp :: PartialEq for Inputs"));
-    assert!(code.contains("pub x9999 :"));
+    assert!(code.contains("pub x3999 :"));
     assert!(nesting(&code) < 20);
+    syn::parse_file(&code).expect("the stand-in parses");
+    let code = stub(&many(10_000), &options("inputs_10000"));
+    assert!(!code.contains("x9999"), "beyond the limit, no interface");
     syn::parse_file(&code).expect("the stand-in parses");
 }
