@@ -201,6 +201,14 @@ const KINDS: [Kind; 8] = [
     ("self-loops (cycles: an error)", cycles),
 ];
 
+/// Held by each timing test, so that they do not run at once (the test harness runs tests on
+/// parallel threads, and two busy tests on two cores skew each other's ratios).
+static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn timing() -> std::sync::MutexGuard<'static, ()> {
+    TIMING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Best of three: the time of `generate` and the size of the code (or of the messages).
 fn measure(model: &[u8]) -> (Duration, usize) {
     let options = Options::new("m");
@@ -220,6 +228,7 @@ fn measure(model: &[u8]) -> (Duration, usize) {
 
 #[test]
 fn generation_time_and_code_size_grow_linearly() {
+    let _one_at_a_time = timing();
     let mut failures = Vec::new();
     let mut check = |what: &str, small: usize, large: usize, build: &dyn Fn(usize) -> Vec<u8>| {
         let (t1, s1) = measure(&build(small));
@@ -258,6 +267,7 @@ const TEN_K_BUDGET: Duration = Duration::from_secs(30);
 
 #[test]
 fn ten_thousand_of_each_and_16_mb_constants_generate_in_time() {
+    let _one_at_a_time = timing();
     let mut failures = Vec::new();
     // 10,000 inputs or outputs are beyond the limit (an error, checked above).
     let cases: Vec<(&str, Vec<u8>)> = KINDS
@@ -305,6 +315,7 @@ fn ten_thousand_of_each_and_16_mb_constants_generate_in_time() {
 /// instead of code that rustc would need many gigabytes or many minutes for.
 #[test]
 fn beyond_the_count_limits_a_clear_error() {
+    let _one_at_a_time = timing();
     let (nodes_limit, tensors) = (limits::MAX_NODES, limits::MAX_INTERFACE_TENSORS);
     for (what, model, phrase) in [
         (
