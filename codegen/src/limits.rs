@@ -10,7 +10,8 @@ pub const MAX_RANK: usize = 64;
 
 /// The most nodes a model may have after its cut and folding: each is a function and a call
 /// of generated code, and rustc needs about a quarter of a megabyte per node to build it
-/// unoptimized (10,000 nodes: 2.5 GB and two minutes; see the README's Limits section).
+/// unoptimized (10,000 nodes: 2.7 GB and half a minute to two minutes; see the README's
+/// Limits section).
 pub const MAX_NODES: usize = 20_000;
 
 /// The most run-time graph inputs, and the most graph outputs, a model may have: each is a
