@@ -31,7 +31,8 @@ use crate::ops::cast::CastOp;
 /// pattern, and it keeps the stage linear for a tensor read by thousands of nodes.
 const SIBLING_WINDOW: usize = 16;
 
-/// Applies the rewrites to a loaded graph.
+/// Applies the rewrites to a loaded graph, then picks the node order that keeps the scratch
+/// small ([`crate::schedule`]).
 pub fn fuse(graph: &mut Graph) {
     cast_folds(graph);
     transpose_folds(graph);
@@ -39,6 +40,7 @@ pub fn fuse(graph: &mut Graph) {
     one_hot_shortcuts(graph);
     drop_unread(graph);
     fuse_siblings(graph);
+    crate::schedule::schedule(graph);
     renumber(graph);
 }
 

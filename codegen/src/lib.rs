@@ -70,6 +70,8 @@ pub mod ops;
 #[doc(hidden)]
 pub mod options;
 #[doc(hidden)]
+pub mod schedule;
+#[doc(hidden)]
 pub mod stub;
 #[doc(hidden)]
 pub mod tensor;

@@ -7,3 +7,20 @@ pub const MAX_TENSOR_BYTES: u128 = 1 << 61;
 
 /// The highest rank a tensor may have (each dimension is one level of nested arrays).
 pub const MAX_RANK: usize = 64;
+
+/// The most nodes a model may have after its cut and folding: each is a function and a call
+/// of generated code, and rustc needs about a quarter of a megabyte per node to build it
+/// unoptimized (10,000 nodes: 2.7 GB and half a minute to two minutes; see the README's
+/// Limits section).
+pub const MAX_NODES: usize = 20_000;
+
+/// The most run-time graph inputs, and the most graph outputs, a model may have: each is a
+/// field of `Inputs` or `Outputs` and a parameter of the generated `compute`, all borrowed at
+/// once where `run_into` and `run_bytes` call it, which rustc checks in time and memory that
+/// grow faster than linearly (4,000 inputs: 1.9 GB; 10,000: beyond 8 GB).
+pub const MAX_INTERFACE_TENSORS: usize = 4_000;
+
+/// The most bytes of constants generated code may read at run time, all together: each is a
+/// byte string decoded by rustc's constant evaluator, which takes about 13 s and 140 MB of
+/// memory per megabyte unoptimized (10 MB: 130 s, 1.4 GB; see the README's Limits section).
+pub const MAX_CONSTANT_BYTES: usize = 16 << 20;

@@ -10,9 +10,10 @@
 //! preferring offsets that stay within the lower bound (the largest total of values alive at
 //! once). For chains this alternates bottom and top and reaches the lower bound exactly.
 //!
-//! The cost is linear in the nodes for chains: the lower bound is one sweep over lifetime
+//! The cost is O(n log n) in the intermediates: the lower bound is one sweep over lifetime
 //! events, and a value is only compared with the placed values still alive when it is defined
-//! (sorted once, then searched by bisection). Sizes are added in `u128`, so a model whose
+//! (sorted once, then searched by bisection), and only while at most 64 are: beyond that it
+//! goes on top of them all (the end of the highest, kept in an ordered multiset). Sizes are added in `u128`, so a model whose
 //! intermediates together exceed the address space yields an honest total
 //! ([`MemoryPlan::scratch_bytes`]) that the loader rejects, never an overflow.
 
@@ -102,6 +103,35 @@ impl Taken {
     }
 }
 
+/// How many values may be alive at once for a value's slot to be searched among their edges;
+/// beyond it the value goes on top of them all.
+const CAREFUL_PLACEMENT: usize = 64;
+
+/// The offset of a value of `size` elements among the `conflicts` (slots alive at once): the
+/// first free one among the bottom, the top of the lower bound and the edges of the conflicts
+/// that stays within `bound`, else the lowest free one (`top`, the end of the highest
+/// conflict, always is).
+fn place(conflicts: &[(u128, u128)], size: u128, bound: u128, top: u128) -> u128 {
+    let mut candidates = vec![0, bound.saturating_sub(size)];
+    for &(s, e) in conflicts {
+        candidates.push(e);
+        candidates.extend(s.checked_sub(size));
+    }
+    let taken = Taken::new(conflicts.to_vec());
+    let within = candidates
+        .iter()
+        .copied()
+        .find(|&off| off + size <= bound && taken.free(off, size));
+    within.unwrap_or_else(|| {
+        candidates
+            .iter()
+            .copied()
+            .filter(|&off| taken.free(off, size))
+            .min()
+            .unwrap_or(top)
+    })
+}
+
 /// Plans the scratch memory of a graph whose nodes are in execution order.
 pub fn plan_memory(graph: &Graph) -> MemoryPlan {
     let n_values = graph.values.len();
@@ -172,38 +202,39 @@ pub fn plan_memory(graph: &Graph) -> MemoryPlan {
             bound = bound.max(alive);
         }
         let bound = bound as u128;
-        // Placed values still alive: (value, offset, last node). Values come in order of
-        // definition, so a placed value conflicts with the next exactly while it is alive.
-        let mut active: Vec<(ValueId, u128, usize)> = Vec::new();
+        // Placed values still alive, by last node (so that those dead when a value is defined
+        // leave in order), and the multiset of their ends (the top of what is alive). Values
+        // come in order of definition, so a placed value conflicts with the next exactly while
+        // it is alive.
+        let mut active: BTreeMap<(usize, ValueId), (u128, u128)> = BTreeMap::new();
+        let mut ends: BTreeMap<u128, usize> = BTreeMap::new();
         let mut total = 0u128;
         for &v in &values {
             let (start, last) = life_of(v);
             let size = len(v);
-            active.retain(|&(_, _, l)| l >= start);
-            let conflicts: Vec<(u128, u128)> = active
-                .iter()
-                .map(|&(w, off, _)| (off, off + len(w)))
-                .collect();
-            let mut candidates = vec![0, bound.saturating_sub(size)];
-            for &(s, e) in &conflicts {
-                candidates.push(e);
-                candidates.extend(s.checked_sub(size));
+            while let Some(entry) = active.first_entry() {
+                if entry.key().0 >= start {
+                    break;
+                }
+                let (_, end) = entry.remove();
+                if let Some(count) = ends.get_mut(&end) {
+                    *count -= 1;
+                    if *count == 0 {
+                        ends.remove(&end);
+                    }
+                }
             }
-            let taken = Taken::new(conflicts);
-            let within = candidates
-                .iter()
-                .copied()
-                .find(|&off| off + size <= bound && taken.free(off, size));
-            // The end of the highest conflict is always free.
-            let offset = within.unwrap_or_else(|| {
-                candidates
-                    .iter()
-                    .copied()
-                    .filter(|&off| taken.free(off, size))
-                    .min()
-                    .unwrap_or(0)
-            });
-            active.push((v, offset, last));
+            let top = ends.last_key_value().map_or(0, |(&e, _)| e);
+            let offset = if active.len() > CAREFUL_PLACEMENT {
+                // Many values alive at once: on top of them all, so that placing a value stays
+                // logarithmic (the search below is linear in the values alive).
+                top
+            } else {
+                let conflicts: Vec<(u128, u128)> = active.values().copied().collect();
+                place(&conflicts, size, bound, top)
+            };
+            active.insert((last, v), (offset, offset + size));
+            *ends.entry(offset + size).or_default() += 1;
             total = total.max(offset + size);
             plan.slots.insert(
                 v,

@@ -4,12 +4,15 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use std::collections::HashSet;
+
 use crate::dtype::DType;
+use crate::limits::{MAX_INTERFACE_TENSORS, MAX_RANK, MAX_TENSOR_BYTES};
 use crate::load::{cut, decode};
 use crate::names;
 use crate::onnx::ValueInfoProto;
 use crate::options::Options;
-use crate::tokens::elem_tokens as elem;
+use crate::tokens::{derive_or_compare, elem_tokens as elem};
 
 /// A declared tensor: name, element type, static shape.
 struct Declared {
@@ -18,11 +21,18 @@ struct Declared {
     shape: Vec<usize>,
 }
 
+/// A declared tensor within the loader's limits ([`crate::limits`]): a rank of at most
+/// [`MAX_RANK`] (each dimension is one level of nested arrays: a rank-3000 stand-in crashed
+/// rustc) and fewer than [`MAX_TENSOR_BYTES`] bytes; `None` otherwise.
 fn declared(vi: &ValueInfoProto, options: &Options) -> Option<Declared> {
     let tt = vi.r#type.as_ref()?.tensor_type.as_ref()?;
     let dtype = DType::from_onnx(tt.elem_type)?;
+    let dims = &tt.shape.as_ref()?.dim;
+    if dims.len() > MAX_RANK {
+        return None;
+    }
     let mut shape = Vec::new();
-    for d in &tt.shape.as_ref()?.dim {
+    for d in dims {
         let size = match (d.dim_value, d.dim_param.as_deref()) {
             (Some(v), _) => usize::try_from(v).ok()?,
             (None, Some(p)) => *options.dims.get(p)?,
@@ -30,11 +40,32 @@ fn declared(vi: &ValueInfoProto, options: &Options) -> Option<Declared> {
         };
         shape.push(size);
     }
+    if bytes(dtype, &shape)? >= MAX_TENSOR_BYTES {
+        return None;
+    }
     Some(Declared {
         name: vi.name.clone(),
         dtype,
         shape,
     })
+}
+
+/// The bytes of a tensor, `None` on overflow.
+fn bytes(dtype: DType, shape: &[usize]) -> Option<u128> {
+    shape
+        .iter()
+        .try_fold(dtype.size() as u128, |acc, &d| acc.checked_mul(d as u128))
+}
+
+/// Declared tensors that fit one struct together and are not too many, as the loader requires.
+fn fits(list: &[Declared]) -> bool {
+    if list.len() > MAX_INTERFACE_TENSORS {
+        return false;
+    }
+    let total = list
+        .iter()
+        .try_fold(0u128, |acc, d| acc.checked_add(bytes(d.dtype, &d.shape)?));
+    total.is_some_and(|t| t < MAX_TENSOR_BYTES)
 }
 
 /// The items of a stand-in module: the declared interface with entry points that compute
@@ -50,17 +81,18 @@ pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
         });
     let interface = model.and_then(|m| {
         let g = m.graph?;
-        let inits: Vec<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
+        let inits: HashSet<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
         let inputs: Option<Vec<Declared>> = g
             .input
             .iter()
             .filter(|vi| !options.inputs.contains_key(&vi.name))
-            .filter(|vi| !inits.contains(&vi.name.as_str()) || options.free.contains(&vi.name))
+            .filter(|vi| !inits.contains(vi.name.as_str()) || options.free.contains(&vi.name))
             .map(|vi| declared(vi, options))
             .collect();
         let outputs: Option<Vec<Declared>> =
             g.output.iter().map(|vi| declared(vi, options)).collect();
-        Some((inputs?, outputs?))
+        let (inputs, outputs) = (inputs?, outputs?);
+        (fits(&inputs) && fits(&outputs)).then_some((inputs, outputs))
     });
     let entry_points = quote! {
         /// Stand-in: the model failed to compile.
@@ -120,13 +152,17 @@ pub fn stub_items(bytes: &[u8], options: &Options) -> TokenStream {
     };
     let (in_f, in_t, in_z) = fields(&inputs);
     let (out_f, out_t, out_z) = fields(&outputs);
+    let (in_derive, in_eq) = derive_or_compare(quote!(Inputs), &in_f);
+    let (out_derive, out_eq) = derive_or_compare(quote!(Outputs), &out_f);
     quote! {
         /// Stand-in with the model's declared inputs: the model failed to compile.
-        #[derive(Clone, Copy, Debug, PartialEq)]
+        #in_derive
         pub struct Inputs { #(pub #in_f: #in_t,)* }
+        #in_eq
         /// Stand-in with the model's declared outputs: the model failed to compile.
-        #[derive(Clone, Copy, Debug, PartialEq)]
+        #out_derive
         pub struct Outputs { #(pub #out_f: #out_t,)* }
+        #out_eq
         impl Inputs { /// Stand-in.
             pub const fn zeroed() -> Self { Inputs { #(#in_f: #in_z,)* } } }
         impl Outputs { /// Stand-in.

@@ -1,7 +1,7 @@
 //! Small pieces of generated code shared by the emitter and the op families: element types,
 //! and literals of sizes, floats and integers.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::dtype::DType;
@@ -122,4 +122,24 @@ pub fn version_check(rt: &TokenStream) -> TokenStream {
         const _ONNX_AOT_RUNTIME_MUST_BE_THE_GENERATOR_VERSION: #rt::Version<#major, #minor, #patch> =
             #rt::VERSION;
     }
+}
+
+/// Structs with more fields than this compare field by field in statements rather than by
+/// `derive(PartialEq)`, whose single `&&` chain over 10,000 fields overflowed rustc's stack.
+pub const DERIVE_FIELDS: usize = 64;
+
+/// The derives of an `Inputs` or `Outputs` struct, and its `PartialEq` impl when not derived.
+pub fn derive_or_compare(name: TokenStream, fields: &[Ident]) -> (TokenStream, TokenStream) {
+    if fields.len() <= DERIVE_FIELDS {
+        return (quote!(#[derive(Clone, Copy, Debug, PartialEq)]), quote!());
+    }
+    let eq = quote! {
+        impl ::core::cmp::PartialEq for #name {
+            fn eq(&self, other: &Self) -> bool {
+                #(if self.#fields != other.#fields { return false; })*
+                true
+            }
+        }
+    };
+    (quote!(#[derive(Clone, Copy, Debug)]), eq)
 }

@@ -42,6 +42,21 @@ pub fn check_output(
     }
 }
 
+/// [`decode`], recording its error in `failed` unless an error is there already (see
+/// [`Storage::zeroed_or`]).
+#[inline]
+pub fn decode_or<T: Element>(
+    src: &[u8],
+    dst: &mut [T],
+    index: usize,
+    name: &'static str,
+    failed: &mut Option<Error>,
+) {
+    if let Err(e) = decode(src, dst, index, name) {
+        failed.get_or_insert(e);
+    }
+}
+
 /// Decodes little-endian elements into `dst` (lengths already checked).
 #[inline]
 pub fn decode<T: Element>(
@@ -64,6 +79,27 @@ pub fn decode<T: Element>(
         }
     }
     Ok(())
+}
+
+/// The first `n` elements of `*rest`, which keeps the others: how `run_bytes` hands out the
+/// parts of a buffer shared by the tensors of one element type. Fewer when `rest` is shorter
+/// (never in generated code, whose buffers are the sum of their parts).
+#[inline]
+pub fn take<'a, T>(rest: &mut &'a [T], n: usize) -> &'a [T] {
+    let all = core::mem::take(rest);
+    let (part, others) = all.split_at(n.min(all.len()));
+    *rest = others;
+    part
+}
+
+/// [`take`] for mutable parts.
+#[inline]
+pub fn take_mut<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let all = core::mem::take(rest);
+    let at = n.min(all.len());
+    let (part, others) = all.split_at_mut(at);
+    *rest = others;
+    part
 }
 
 /// Encodes elements as little-endian bytes into `dst` (lengths already checked).
@@ -92,6 +128,51 @@ impl<T: Element, const N: usize> Storage<T, N> {
         #[cfg(not(feature = "alloc"))]
         let data = [T::ZERO; N];
         Storage { data }
+    }
+
+    /// `N` zeros, or [`Error::Allocation`] when the heap cannot hold them (with `alloc`;
+    /// without it the array is on the stack and this is [`Storage::zeroed`]). `run_bytes`
+    /// allocates through this, so that an allocation failure is an `Err`, not an abort.
+    #[inline]
+    pub fn try_zeroed() -> Result<Self, Error> {
+        #[cfg(feature = "alloc")]
+        {
+            let mut data = alloc::vec::Vec::new();
+            if data.try_reserve_exact(N).is_err() {
+                return Err(Error::Allocation {
+                    bytes: N.saturating_mul(core::mem::size_of::<T>()),
+                });
+            }
+            data.resize(N, T::ZERO);
+            Ok(Storage { data })
+        }
+        #[cfg(not(feature = "alloc"))]
+        Ok(Self::zeroed())
+    }
+
+    /// `N` zeros, or (with `alloc`, when the heap cannot hold them) no elements and the
+    /// [`Error::Allocation`] recorded in `failed` unless an error is there already. `run_bytes`
+    /// allocates every buffer this way and checks `failed` once, so that its code has one exit
+    /// rather than one per buffer (rustc's cost grew fast with thousands of exits).
+    #[inline]
+    pub fn zeroed_or(failed: &mut Option<Error>) -> Self {
+        #[cfg(feature = "alloc")]
+        {
+            match Self::try_zeroed() {
+                Ok(storage) => storage,
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    Storage {
+                        data: alloc::vec::Vec::new(),
+                    }
+                }
+            }
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            let _ = failed;
+            Self::zeroed()
+        }
     }
 
     /// The elements.

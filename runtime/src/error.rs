@@ -67,6 +67,12 @@ pub enum Error {
         /// Byte offset of the bad element.
         offset: usize,
     },
+    /// The heap could not give `run_bytes` a temporary buffer (with the `alloc` feature, where
+    /// inputs, outputs and scratch memory are copied to the heap); nothing was written.
+    Allocation {
+        /// Bytes of the buffer that could not be allocated.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -104,6 +110,9 @@ impl fmt::Display for Error {
                 f,
                 "input {index} ({name:?}) has a bool byte other than 0 or 1 at offset {offset}"
             ),
+            Error::Allocation { bytes } => {
+                write!(f, "could not allocate a temporary buffer of {bytes} bytes")
+            }
         }
     }
 }

@@ -229,27 +229,63 @@ pub mod constant_blob {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::__private::Error> {
-        let found_inputs = inputs.len();
-        let found_outputs = outputs.len();
-        let &[] = inputs else {
+        if !inputs.is_empty() {
             return Err(::onnx_aot::__private::Error::InputCount {
                 expected: 0,
-                found: found_inputs,
+                found: inputs.len(),
             });
-        };
-        let [out_0, out_1] = outputs else {
+        }
+        if outputs.len() != 2 {
             return Err(::onnx_aot::__private::Error::OutputCount {
                 expected: 2,
-                found: found_outputs,
+                found: outputs.len(),
             });
-        };
-        ::onnx_aot::__private::bytes::check_output(out_0, 0, "i", 24)?;
-        ::onnx_aot::__private::bytes::check_output(out_1, 1, "m", 4)?;
-        let mut out_buf_0 = ::onnx_aot::__private::bytes::Storage::<i64, 3>::zeroed();
-        let mut out_buf_1 = ::onnx_aot::__private::bytes::Storage::<f32, 1>::zeroed();
-        compute(out_buf_0.as_mut_slice(), out_buf_1.as_mut_slice());
-        ::onnx_aot::__private::bytes::encode(out_buf_0.as_slice(), out_0);
-        ::onnx_aot::__private::bytes::encode(out_buf_1.as_slice(), out_1);
+        }
+        let mut checked_outputs = outputs.iter();
+        ::onnx_aot::__private::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            0,
+            "i",
+            24,
+        )?;
+        ::onnx_aot::__private::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            1,
+            "m",
+            4,
+        )?;
+        let mut failed: ::core::option::Option<::onnx_aot::__private::Error> = ::core::option::Option::None;
+        let mut out_f32 = ::onnx_aot::__private::bytes::Storage::<
+            f32,
+            1,
+        >::zeroed_or(&mut failed);
+        let mut out_i64 = ::onnx_aot::__private::bytes::Storage::<
+            i64,
+            3,
+        >::zeroed_or(&mut failed);
+        {}
+        if let ::core::option::Option::Some(e) = failed {
+            return Err(e);
+        }
+        {
+            let mut out_f32_rest = out_f32.as_mut_slice();
+            let mut out_i64_rest = out_i64.as_mut_slice();
+            compute(
+                ::onnx_aot::__private::bytes::take_mut(&mut out_i64_rest, 3),
+                ::onnx_aot::__private::bytes::take_mut(&mut out_f32_rest, 1),
+            );
+        }
+        let mut output_slices = outputs.iter_mut();
+        let mut out_f32_rest = out_f32.as_slice();
+        let mut out_i64_rest = out_i64.as_slice();
+        ::onnx_aot::__private::bytes::encode(
+            ::onnx_aot::__private::bytes::take(&mut out_i64_rest, 3),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
+        ::onnx_aot::__private::bytes::encode(
+            ::onnx_aot::__private::bytes::take(&mut out_f32_rest, 1),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
         Ok(())
     }
     ::onnx_aot::__private::__if_ndarray! {

@@ -268,42 +268,111 @@ pub mod glue_detector_head {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::__private::Error> {
-        let found_inputs = inputs.len();
-        let found_outputs = outputs.len();
-        let &[in_0, in_1] = inputs else {
+        if inputs.len() != 2 {
             return Err(::onnx_aot::__private::Error::InputCount {
                 expected: 2,
-                found: found_inputs,
+                found: inputs.len(),
             });
-        };
-        let [out_0, out_1, out_2] = outputs else {
+        }
+        if outputs.len() != 3 {
             return Err(::onnx_aot::__private::Error::OutputCount {
                 expected: 3,
-                found: found_outputs,
+                found: outputs.len(),
             });
-        };
-        ::onnx_aot::__private::bytes::check_input(in_0, 0, "p", 216)?;
-        ::onnx_aot::__private::bytes::check_input(in_1, 1, "m", 120)?;
-        ::onnx_aot::__private::bytes::check_output(out_0, 0, "conf", 24)?;
-        ::onnx_aot::__private::bytes::check_output(out_1, 1, "cls", 48)?;
-        ::onnx_aot::__private::bytes::check_output(out_2, 2, "pooled", 8)?;
-        let mut in_buf_0 = ::onnx_aot::__private::bytes::Storage::<f32, 54>::zeroed();
-        ::onnx_aot::__private::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "p")?;
-        let mut in_buf_1 = ::onnx_aot::__private::bytes::Storage::<f32, 30>::zeroed();
-        ::onnx_aot::__private::bytes::decode(in_1, in_buf_1.as_mut_slice(), 1, "m")?;
-        let mut out_buf_0 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
-        let mut out_buf_1 = ::onnx_aot::__private::bytes::Storage::<i64, 6>::zeroed();
-        let mut out_buf_2 = ::onnx_aot::__private::bytes::Storage::<f32, 2>::zeroed();
-        compute(
-            in_buf_0.as_slice(),
-            in_buf_1.as_slice(),
-            out_buf_0.as_mut_slice(),
-            out_buf_1.as_mut_slice(),
-            out_buf_2.as_mut_slice(),
+        }
+        let mut checked_inputs = inputs.iter();
+        let mut checked_outputs = outputs.iter();
+        ::onnx_aot::__private::bytes::check_input(
+            checked_inputs.next().copied().unwrap_or_default(),
+            0,
+            "p",
+            216,
+        )?;
+        ::onnx_aot::__private::bytes::check_input(
+            checked_inputs.next().copied().unwrap_or_default(),
+            1,
+            "m",
+            120,
+        )?;
+        ::onnx_aot::__private::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            0,
+            "conf",
+            24,
+        )?;
+        ::onnx_aot::__private::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            1,
+            "cls",
+            48,
+        )?;
+        ::onnx_aot::__private::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            2,
+            "pooled",
+            8,
+        )?;
+        let mut failed: ::core::option::Option<::onnx_aot::__private::Error> = ::core::option::Option::None;
+        let mut in_f32 = ::onnx_aot::__private::bytes::Storage::<
+            f32,
+            84,
+        >::zeroed_or(&mut failed);
+        let mut out_f32 = ::onnx_aot::__private::bytes::Storage::<
+            f32,
+            8,
+        >::zeroed_or(&mut failed);
+        let mut out_i64 = ::onnx_aot::__private::bytes::Storage::<
+            i64,
+            6,
+        >::zeroed_or(&mut failed);
+        {
+            let mut input_slices = inputs.iter();
+            let mut in_f32_rest = in_f32.as_mut_slice();
+            ::onnx_aot::__private::bytes::decode_or(
+                input_slices.next().copied().unwrap_or_default(),
+                ::onnx_aot::__private::bytes::take_mut(&mut in_f32_rest, 54),
+                0,
+                "p",
+                &mut failed,
+            );
+            ::onnx_aot::__private::bytes::decode_or(
+                input_slices.next().copied().unwrap_or_default(),
+                ::onnx_aot::__private::bytes::take_mut(&mut in_f32_rest, 30),
+                1,
+                "m",
+                &mut failed,
+            );
+        }
+        if let ::core::option::Option::Some(e) = failed {
+            return Err(e);
+        }
+        {
+            let mut in_f32_rest = in_f32.as_slice();
+            let mut out_f32_rest = out_f32.as_mut_slice();
+            let mut out_i64_rest = out_i64.as_mut_slice();
+            compute(
+                ::onnx_aot::__private::bytes::take(&mut in_f32_rest, 54),
+                ::onnx_aot::__private::bytes::take(&mut in_f32_rest, 30),
+                ::onnx_aot::__private::bytes::take_mut(&mut out_f32_rest, 6),
+                ::onnx_aot::__private::bytes::take_mut(&mut out_i64_rest, 6),
+                ::onnx_aot::__private::bytes::take_mut(&mut out_f32_rest, 2),
+            );
+        }
+        let mut output_slices = outputs.iter_mut();
+        let mut out_f32_rest = out_f32.as_slice();
+        let mut out_i64_rest = out_i64.as_slice();
+        ::onnx_aot::__private::bytes::encode(
+            ::onnx_aot::__private::bytes::take(&mut out_f32_rest, 6),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
         );
-        ::onnx_aot::__private::bytes::encode(out_buf_0.as_slice(), out_0);
-        ::onnx_aot::__private::bytes::encode(out_buf_1.as_slice(), out_1);
-        ::onnx_aot::__private::bytes::encode(out_buf_2.as_slice(), out_2);
+        ::onnx_aot::__private::bytes::encode(
+            ::onnx_aot::__private::bytes::take(&mut out_i64_rest, 6),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
+        ::onnx_aot::__private::bytes::encode(
+            ::onnx_aot::__private::bytes::take(&mut out_f32_rest, 2),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
         Ok(())
     }
     ::onnx_aot::__private::__if_ndarray! {

@@ -228,27 +228,69 @@ pub mod hardmax_13_middle_axis {
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
     ) -> ::core::result::Result<(), ::onnx_aot::__private::Error> {
-        let found_inputs = inputs.len();
-        let found_outputs = outputs.len();
-        let &[in_0] = inputs else {
+        if inputs.len() != 1 {
             return Err(::onnx_aot::__private::Error::InputCount {
                 expected: 1,
-                found: found_inputs,
+                found: inputs.len(),
             });
-        };
-        let [out_0] = outputs else {
+        }
+        if outputs.len() != 1 {
             return Err(::onnx_aot::__private::Error::OutputCount {
                 expected: 1,
-                found: found_outputs,
+                found: outputs.len(),
             });
-        };
-        ::onnx_aot::__private::bytes::check_input(in_0, 0, "x", 192)?;
-        ::onnx_aot::__private::bytes::check_output(out_0, 0, "y", 192)?;
-        let mut in_buf_0 = ::onnx_aot::__private::bytes::Storage::<f64, 24>::zeroed();
-        ::onnx_aot::__private::bytes::decode(in_0, in_buf_0.as_mut_slice(), 0, "x")?;
-        let mut out_buf_0 = ::onnx_aot::__private::bytes::Storage::<f64, 24>::zeroed();
-        compute(in_buf_0.as_slice(), out_buf_0.as_mut_slice());
-        ::onnx_aot::__private::bytes::encode(out_buf_0.as_slice(), out_0);
+        }
+        let mut checked_inputs = inputs.iter();
+        let mut checked_outputs = outputs.iter();
+        ::onnx_aot::__private::bytes::check_input(
+            checked_inputs.next().copied().unwrap_or_default(),
+            0,
+            "x",
+            192,
+        )?;
+        ::onnx_aot::__private::bytes::check_output(
+            checked_outputs.next().map(|s| &**s).unwrap_or_default(),
+            0,
+            "y",
+            192,
+        )?;
+        let mut failed: ::core::option::Option<::onnx_aot::__private::Error> = ::core::option::Option::None;
+        let mut in_f64 = ::onnx_aot::__private::bytes::Storage::<
+            f64,
+            24,
+        >::zeroed_or(&mut failed);
+        let mut out_f64 = ::onnx_aot::__private::bytes::Storage::<
+            f64,
+            24,
+        >::zeroed_or(&mut failed);
+        {
+            let mut input_slices = inputs.iter();
+            let mut in_f64_rest = in_f64.as_mut_slice();
+            ::onnx_aot::__private::bytes::decode_or(
+                input_slices.next().copied().unwrap_or_default(),
+                ::onnx_aot::__private::bytes::take_mut(&mut in_f64_rest, 24),
+                0,
+                "x",
+                &mut failed,
+            );
+        }
+        if let ::core::option::Option::Some(e) = failed {
+            return Err(e);
+        }
+        {
+            let mut in_f64_rest = in_f64.as_slice();
+            let mut out_f64_rest = out_f64.as_mut_slice();
+            compute(
+                ::onnx_aot::__private::bytes::take(&mut in_f64_rest, 24),
+                ::onnx_aot::__private::bytes::take_mut(&mut out_f64_rest, 24),
+            );
+        }
+        let mut output_slices = outputs.iter_mut();
+        let mut out_f64_rest = out_f64.as_slice();
+        ::onnx_aot::__private::bytes::encode(
+            ::onnx_aot::__private::bytes::take(&mut out_f64_rest, 24),
+            output_slices.next().map(|s| &mut **s).unwrap_or_default(),
+        );
         Ok(())
     }
     ::onnx_aot::__private::__if_ndarray! {

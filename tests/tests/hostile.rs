@@ -505,9 +505,24 @@ fn generated_cases() -> Vec<(String, Vec<u8>, Options, Expect)> {
         case("chain_5000_identity", chain(5000, false), Generates),
         case("chain_5000_identity_reversed", chain(5000, true), Generates),
         case("hardmax_chain_300", hardmax_chain(300), Generates),
-        case("wide_5000_argmax", wide(5000), Generates),
-        case("constants_5000", constants(5000), Generates),
-        case("colliding_names_5000", colliding_names(5000), Generates),
+        // 4,000 inputs or outputs is the limit (limits::MAX_INTERFACE_TENSORS); beyond it, an
+        // error that says so.
+        case("wide_4000_argmax", wide(4000), Generates),
+        case("constants_4000", constants(4000), Generates),
+        case("colliding_names_4000", colliding_names(4000), Generates),
+        case(
+            "wide_5000_argmax",
+            wide(5000),
+            Fails(&["has 5000 graph outputs, beyond the 4000", "`outputs`"]),
+        ),
+        case(
+            "colliding_names_5000",
+            colliding_names(5000),
+            Fails(&[
+                "has 5000 run-time graph inputs, beyond the 4000",
+                "has 5000 graph outputs, beyond the 4000",
+            ]),
+        ),
         case("long_names_1mib", long_names(), Generates),
         case(
             "unsupported_5000",
@@ -592,8 +607,8 @@ fn check_one(label: &str, bytes: Vec<u8>, options: Options, expect: Expect) {
 }
 
 /// An input `x: UINT8 [2^60]` read by `k` nodes (ReduceMax with noop_with_empty_axes, a copy)
-/// whose outputs are all alive at once (each read later by an ArgMax that is a graph output):
-/// every tensor is within the array limit, their sum in scratch memory is not.
+/// each read later by an ArgMax that is a graph output, all copies listed before all ArgMaxes:
+/// in file order every copy is alive at once, but each copy's reader can run right after it.
 fn wide_big_intermediates(k: usize) -> Vec<u8> {
     let mut m = ModelBuilder::new();
     m.opset("", 18)
@@ -605,6 +620,35 @@ fn wide_big_intermediates(k: usize) -> Vec<u8> {
         let y = format!("y{i}");
         m.node(Node::new("ArgMax", &[&format!("h{i}")], &[&y]).int("keepdims", 0))
             .output(&y, data_type::INT64, &dims(&[]));
+    }
+    m.build()
+}
+
+/// A complete binary tree of copies (ReduceMax with noop_with_empty_axes) of `x: UINT8
+/// [size]`, `levels` deep (`h1` reads `x`, `h{2i}` and `h{2i+1}` read `h{i}`), each copy of
+/// the last level read by two ArgMax graph outputs. A copy stays alive until both its readers
+/// have run, so whatever the order, running one branch keeps a copy of every level on its
+/// path alive: `levels` copies at once.
+fn tree_big_intermediates(levels: u32, size: usize) -> Vec<u8> {
+    let mut m = ModelBuilder::new();
+    m.opset("", 18).input("x", data_type::UINT8, &dims(&[size]));
+    let last = (1usize << levels) - 1;
+    for i in 1..=last {
+        let source = if i == 1 {
+            "x".to_string()
+        } else {
+            format!("h{}", i / 2)
+        };
+        m.node(
+            Node::new("ReduceMax", &[&source], &[&format!("h{i}")]).int("noop_with_empty_axes", 1),
+        );
+        if 2 * i > last {
+            for side in 0..2 {
+                let y = format!("y{i}_{side}");
+                m.node(Node::new("ArgMax", &[&format!("h{i}")], &[&y]).int("keepdims", 0))
+                    .output(&y, data_type::INT64, &dims(&[]));
+            }
+        }
     }
     m.build()
 }
@@ -624,50 +668,69 @@ fn hardmax_chain(n: usize) -> Vec<u8> {
 }
 
 /// What the loader says when the scratch memory would not fit an array, with the total.
-fn scratch_too_big(total: &'static str) -> &'static [&'static str] {
+fn scratch_too_big(total: &'static str, largest: &'static str) -> &'static [&'static str] {
     vec![
         "the intermediate values alive at once",
         total,
         "bytes of scratch memory, beyond the size an array may have (2^61 bytes",
-        "`h0` (1152921504606846976 bytes)",
+        largest,
         "split the model",
     ]
     .leak()
 }
 
-/// Sixteen intermediates of 2^60 bytes alive at once: 2^64 bytes, one more than `usize` holds.
-/// The plan once added sizes in `usize` and panicked ("attempt to add with overflow"); it adds
-/// in `u128` and the loader reports the exact total.
+/// Nine copies of `2^61 - 8` bytes alive at once: more than `usize` holds. The plan once added
+/// sizes in `usize` and panicked ("attempt to add with overflow"); it adds in `u128` and the
+/// loader reports the exact total.
 #[test]
 fn scratch_size_beyond_usize_is_a_clear_error() {
-    let label = "scratch_overflow_16x2^60";
+    let label = "scratch_overflow_9x(2^61-8)";
+    let size = (1usize << 61) - 8;
     check_one(
         label,
-        wide_big_intermediates(16),
+        tree_big_intermediates(9, size),
         options(label),
-        Fails(scratch_too_big("need 18446744073709551616 bytes")),
+        Fails(scratch_too_big(
+            "need 20752587082923245496 bytes",
+            "(2305843009213693944 bytes)",
+        )),
     );
 }
 
-/// Four intermediates of 2^60 bytes alive at once: each is within the array limit, but the
-/// scratch buffer that holds them all (2^62 bytes) is not. It was generated anyway, and rustc
-/// then rejected the `Scratch` array as too big for the target architecture.
+/// Two copies of 2^60 bytes alive at once (a tree two levels deep): each is within the array
+/// limit, but the scratch buffer that holds both (2^61 bytes) is not. It was generated anyway,
+/// and rustc then rejected the `Scratch` array as too big for the target architecture.
 #[test]
 fn scratch_beyond_the_array_limit_is_a_clear_error() {
-    let label = "scratch_4x2^60";
+    let label = "scratch_2x2^60";
     check_one(
         label,
-        wide_big_intermediates(4),
+        tree_big_intermediates(2, 1 << 60),
         options(label),
-        Fails(scratch_too_big("need 4611686018427387904 bytes")),
+        Fails(scratch_too_big(
+            "need 2305843009213693952 bytes",
+            "`h1` (1152921504606846976 bytes)",
+        )),
     );
-    // One fewer intermediate alive at once fits: the limit is the sum, not each value.
+    // One level fits: the limit is the sum alive at once, not each value.
     check_one(
         "scratch_1x2^60",
-        wide_big_intermediates(1),
+        tree_big_intermediates(1, 1 << 60),
         options("scratch_1x2^60"),
         Generates,
     );
+}
+
+/// Many consumers of one tensor (issue 16 item 6): sixteen copies of 2^60 bytes listed before
+/// their readers once needed sixteen copies alive at once in file order (2^64 bytes, an error);
+/// each copy's reader now runs right after it, so one copy is alive at a time and the model
+/// generates with a scratch of one tensor.
+#[test]
+fn many_consumers_of_one_tensor_need_one_copy_of_scratch() {
+    let graph = onnx_aot_codegen::analyze(&wide_big_intermediates(16), &options("wide_16"))
+        .expect("the model fits");
+    let plan = onnx_aot_codegen::memory::plan_memory(&graph);
+    assert_eq!(plan.scratch_bytes, 1 << 60);
 }
 
 /// Inputs (and outputs) are fields of one struct each: four inputs of 2^60 bytes fit one by one
@@ -806,4 +869,100 @@ fn inspect_escapes_terminal_control_characters() {
         text.contains(r"\u{1b}[2J"),
         "the name is shown escaped:\n{text}"
     );
+}
+
+/// The deepest nesting of brackets in generated code (iteratively: the stand-in of a rank-3000
+/// input once nested 3000 arrays, and rustc overflowed its stack on it).
+fn nesting(code: &str) -> usize {
+    let (mut depth, mut most) = (0usize, 0usize);
+    for c in code.chars() {
+        match c {
+            '[' | '(' | '{' => {
+                depth += 1;
+                most = most.max(depth);
+            }
+            ']' | ')' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    most
+}
+
+/// The stand-in module the macro emits for a refused model applies the loader's limits
+/// (issue 16 item 3): an input beyond the rank limit (one array level per dimension: rank 3000
+/// made rustc crash with SIGSEGV instead of showing the real error), a tensor or a struct
+/// beyond the size limit, or more inputs than the limit, leave the declared interface out;
+/// 4,000 declared inputs are fields compared one statement each (a derived `PartialEq` over
+/// 10,000 fields overflowed rustc's stack).
+#[test]
+fn stand_in_modules_stay_within_the_limits() {
+    let stub = |bytes: &[u8], options: &Options| {
+        assert!(
+            generate(bytes, options).is_err(),
+            "the model must be refused"
+        );
+        onnx_aot_codegen::stub::stub_items(bytes, options).to_string()
+    };
+    for (label, bytes) in [
+        ("rank_3000", rank_bomb(3000)),
+        ("rank_65", rank_bomb(65)),
+        ("inputs_4x2^60", {
+            let mut m = ModelBuilder::new();
+            m.opset("", 13);
+            for i in 0..4 {
+                let (x, y) = (format!("x{i}"), format!("y{i}"));
+                m.input(&x, data_type::UINT8, &dims(&[1 << 60]))
+                    .node(Node::new("ArgMax", &[&x], &[&y]).int("keepdims", 0))
+                    .output(&y, data_type::INT64, &dims(&[]));
+            }
+            m.build()
+        }),
+        ("input_2^62", {
+            let mut m = ModelBuilder::new();
+            m.opset("", 13)
+                .input("x", data_type::UINT8, &dims(&[1 << 62]))
+                .output("y", data_type::INT64, &dims(&[]))
+                .node(Node::new("ArgMax", &["x"], &["y"]).int("keepdims", 0));
+            m.build()
+        }),
+    ] {
+        let code = stub(&bytes, &options(label));
+        assert!(nesting(&code) < 20, "{label}: nesting {}", nesting(&code));
+        assert!(
+            code.contains("pub struct Inputs { }") || code.contains("pub struct Inputs {}"),
+            "{label}: the interface is left out"
+        );
+        syn::parse_file(&code).unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+    // Within the limits the stand-in keeps the declared interface: rank 64 is allowed.
+    let mut m = ModelBuilder::new();
+    m.opset("", 13)
+        .input("x", F, &vec![Dim::Fixed(1); 64])
+        .output("y", F, &vec![Dim::Fixed(1); 64])
+        .node(Node::new("Relu", &["x"], &["y"]));
+    let code = stub(&m.build(), &options("rank_64"));
+    assert!(nesting(&code) >= 64 && nesting(&code) < 80);
+    // 4,000 declared inputs (the limit) of a model with an unsupported node: fields compared
+    // one statement each; 10,000 (beyond the limit): no interface.
+    let many = |count: usize| {
+        let mut m = ModelBuilder::new();
+        m.opset("", 13).output("y", F, &dims(&[2]));
+        for i in 0..count {
+            m.input(&format!("x{i}"), F, &dims(&[2]));
+        }
+        m.node(Node::new("Relu", &["x0"], &["y"]));
+        m.build()
+    };
+    let code = stub(&many(4000), &options("inputs_4000"));
+    assert!(
+        !code.contains("PartialEq )"),
+        "no derived PartialEq over 4,000 fields"
+    );
+    assert!(code.contains("impl :: core :: cmp :: PartialEq for Inputs"));
+    assert!(code.contains("pub x3999 :"));
+    assert!(nesting(&code) < 20);
+    syn::parse_file(&code).expect("the stand-in parses");
+    let code = stub(&many(10_000), &options("inputs_10000"));
+    assert!(!code.contains("x9999"), "beyond the limit, no interface");
+    syn::parse_file(&code).expect("the stand-in parses");
 }

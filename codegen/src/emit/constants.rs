@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::{Emitter, Place};
 use crate::dtype::DType;
-use crate::ir::{Source, Tensor, ValueId};
+use crate::ir::{Source, Tensor};
 use crate::names::{code, doc_line};
 use crate::tokens::{float_lit, int_lit, lit_usize};
 
@@ -18,12 +18,13 @@ impl Emitter<'_> {
     /// The constants read at run time, one `const` array each.
     pub(super) fn constants(&self) -> TokenStream {
         let mut out = TokenStream::new();
+        let used = self.used();
         for (id, value) in self.graph.values.iter().enumerate() {
             let (Some(Place::Const(name)), Source::Constant(t)) = (&self.places[id], &value.source)
             else {
                 continue;
             };
-            if !self.used(id) {
+            if !used[id] {
                 continue;
             }
             let elem = self.elem(value.dtype);
@@ -57,10 +58,17 @@ impl Emitter<'_> {
         out
     }
 
-    /// Whether a constant is read at run time (by a node's data input or as an output).
-    fn used(&self, id: ValueId) -> bool {
-        self.graph.nodes.iter().any(|n| n.input == id)
-            || self.graph.outputs.iter().any(|o| o.value == id)
+    /// Whether each value is read at run time (by a node's data input or as an output), in one
+    /// pass (a search per constant was quadratic for thousands of constants).
+    fn used(&self) -> Vec<bool> {
+        let mut used = vec![false; self.graph.values.len()];
+        for n in &self.graph.nodes {
+            used[n.input] = true;
+        }
+        for o in &self.graph.outputs {
+            used[o.value] = true;
+        }
+        used
     }
 
     /// The elements of a constant as literals.

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::Emitter;
 use crate::ir::Value;
 use crate::names::{code, doc_line};
-use crate::tokens::lit_usize;
+use crate::tokens::{derive_or_compare, lit_usize};
 
 impl Emitter<'_> {
     /// `INPUT_NAMES`, `INPUT_SHAPES`, ... `OUTPUT_BYTES`.
@@ -97,6 +97,8 @@ impl Emitter<'_> {
         let (in_boxed, out_boxed) = (boxed("Inputs"), boxed("Outputs"));
         let bytes = |values: &[&Value]| values.iter().map(|v| v.numel() * v.dtype.size()).sum();
         let (in_large, out_large) = (large_value(bytes(inputs)), large_value(bytes(outputs)));
+        let (in_derive, in_eq) = derive_or_compare(quote!(Inputs), in_fields);
+        let (out_derive, out_eq) = derive_or_compare(quote!(Outputs), out_fields);
         let (in_named, out_named) = (
             field_named_like(in_fields, "inputs"),
             field_named_like(out_fields, "outputs"),
@@ -104,7 +106,7 @@ impl Emitter<'_> {
         quote! {
             #rt::__tensors! {
                 /// The model's run-time inputs, one field per graph input, as nested arrays.
-                #[derive(Clone, Copy, Debug, PartialEq)]
+                #in_derive
                 #in_named
                 #vis struct Inputs {
                     #(#[doc = #in_docs] #vis #in_fields: #in_types,)*
@@ -134,9 +136,11 @@ impl Emitter<'_> {
                 }
             }
 
+            #in_eq
+
             #rt::__tensors! {
                 /// The model's outputs, one field per graph output, as nested arrays.
-                #[derive(Clone, Copy, Debug, PartialEq)]
+                #out_derive
                 #out_named
                 #vis struct Outputs {
                     #(#[doc = #out_docs] #vis #out_fields: #out_types,)*
@@ -165,6 +169,8 @@ impl Emitter<'_> {
                     Self::zeroed()
                 }
             }
+
+            #out_eq
         }
     }
 

@@ -2,7 +2,7 @@
 //! sizes of symbolic dimensions, and the checks that each binding names something the model
 //! has.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use super::constants::freeze;
 use super::Loader;
@@ -13,6 +13,9 @@ use crate::messages::{closest, did_you_mean, dims_fix, option_name, Binding};
 use crate::onnx::{self, ValueInfoProto};
 use crate::options::Frontend;
 use crate::options::Repeated;
+
+/// How many users of an unbound dimension its message names (the rest are counted).
+const SHOWN_USERS: usize = 10;
 
 impl Loader<'_> {
     /// Adds the graph inputs: run-time inputs, frozen inputs and freed initializers.
@@ -160,7 +163,10 @@ impl Loader<'_> {
     /// Each name in `free` must be a graph input backed by an initializer.
     fn check_free(&mut self, graph: &onnx::GraphProto) {
         let frontend = &self.options.frontend;
-        let initialized = |name: &str| graph.initializer.iter().any(|t| t.name == name);
+        let initializers: HashSet<&str> =
+            graph.initializer.iter().map(|t| t.name.as_str()).collect();
+        let initialized = |name: &str| initializers.contains(name);
+        let input_names: HashSet<&str> = graph.input.iter().map(|vi| vi.name.as_str()).collect();
         // The graph inputs that `free` can name: those backed by an initializer.
         let freeable: Vec<&str> = graph
             .input
@@ -176,7 +182,7 @@ impl Loader<'_> {
             Frontend::Library => "remove that `Options::free` call",
         };
         for name in &self.options.free {
-            let is_input = graph.input.iter().any(|vi| &vi.name == name);
+            let is_input = input_names.contains(name.as_str());
             let is_init = initialized(name);
             if !(is_input && is_init) {
                 let why = if is_input {
@@ -216,10 +222,13 @@ impl Loader<'_> {
 
     /// Each input frozen with `inputs` must be a graph input.
     fn check_frozen(&mut self, graph: &onnx::GraphProto) {
-        let initialized = |name: &str| graph.initializer.iter().any(|t| t.name == name);
+        let initializers: HashSet<&str> =
+            graph.initializer.iter().map(|t| t.name.as_str()).collect();
+        let initialized = |name: &str| initializers.contains(name);
+        let input_names: HashSet<&str> = graph.input.iter().map(|vi| vi.name.as_str()).collect();
         let inputs = option_name(&self.options.frontend, Binding::Inputs);
         for name in self.options.inputs.keys() {
-            if !graph.input.iter().any(|vi| &vi.name == name) {
+            if !input_names.contains(name.as_str()) {
                 let known: Vec<_> = graph
                     .input
                     .iter()
@@ -308,7 +317,12 @@ impl Loader<'_> {
                 } else {
                     ""
                 };
-                format!("{name:?} (used by {}{unnamed})", users.join(", "))
+                let shown: Vec<&str> = users.iter().take(SHOWN_USERS).map(String::as_str).collect();
+                let more = match users.len().saturating_sub(SHOWN_USERS) {
+                    0 => String::new(),
+                    more => format!(" and {more} more"),
+                };
+                format!("{name:?} (used by {}{more}{unnamed})", shown.join(", "))
             })
             .collect();
         // In the macro, the example block keeps the user's own valid bindings, so that it can

@@ -32,6 +32,7 @@ pub fn load(bytes: &[u8], options: &Options) -> Result<Graph, Errors> {
     let model = cut::apply(decode(bytes, &options.source_name)?, options)?;
     let mut graph = Loader::new(options).run(&model)?;
     crate::fuse::fuse(&mut graph);
+    outputs::check_scratch(&graph)?;
     Ok(graph)
 }
 

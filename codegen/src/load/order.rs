@@ -264,7 +264,9 @@ fn cycles(deps: &[Vec<usize>], stuck: &[bool]) -> Vec<Vec<usize>> {
             continue;
         }
         // Breadth-first along `deps` inside the group, back to `start`.
-        let mut parent = vec![usize::MAX; n];
+        // Parents in a map: one vector of every node per group would be quadratic for
+        // thousands of small cycles.
+        let mut parent: HashMap<usize, usize> = HashMap::new();
         let mut queue = VecDeque::from([start]);
         let mut last = None;
         'search: while let Some(node) = queue.pop_front() {
@@ -276,8 +278,8 @@ fn cycles(deps: &[Vec<usize>], stuck: &[bool]) -> Vec<Vec<usize>> {
                     last = Some(node);
                     break 'search;
                 }
-                if parent[next] == usize::MAX {
-                    parent[next] = node;
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
+                    e.insert(node);
                     queue.push_back(next);
                 }
             }
@@ -285,7 +287,8 @@ fn cycles(deps: &[Vec<usize>], stuck: &[bool]) -> Vec<Vec<usize>> {
         let Some(mut node) = last else { continue };
         let mut cycle = vec![node];
         while node != start {
-            node = parent[node];
+            let Some(&up) = parent.get(&node) else { break };
+            node = up;
             cycle.push(node);
         }
         cycle.reverse();

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use super::Loader;
 use crate::dtype::DType;
-use crate::error::Errors;
-use crate::ir::{Graph, Output, ValueId};
-use crate::limits::MAX_TENSOR_BYTES;
+use crate::error::{Error, Errors};
+use crate::ir::{Graph, Output, Source, ValueId};
+use crate::limits::{MAX_CONSTANT_BYTES, MAX_INTERFACE_TENSORS, MAX_NODES, MAX_TENSOR_BYTES};
 use crate::messages::{dim_key, option_name, Binding};
 use crate::onnx;
 
@@ -133,42 +133,117 @@ impl Loader<'_> {
     }
 }
 
-/// The generated module declares the inputs, the outputs and the scratch memory as one
-/// struct each; every one must stay within the size an array may have, not only each tensor.
+/// The bytes of a value, and the largest of some values for a message.
+fn value_bytes(graph: &Graph, v: ValueId) -> u128 {
+    graph.values[v].numel() as u128 * graph.values[v].dtype.size() as u128
+}
+
+fn largest(graph: &Graph, values: &mut [ValueId]) -> String {
+    values.sort_by_key(|&v| std::cmp::Reverse(value_bytes(graph, v)));
+    values
+        .iter()
+        .take(3)
+        .map(|&v| {
+            format!(
+                "`{}` ({} bytes)",
+                graph.values[v].name,
+                value_bytes(graph, v)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The nodes ([`MAX_NODES`]), run-time inputs and outputs ([`MAX_INTERFACE_TENSORS`]) of the
+/// final graph stay within what rustc builds in reasonable memory.
+fn check_counts(graph: &Graph) -> Result<(), Errors> {
+    let mut errors = Errors::new();
+    for (what, count, limit, fix) in [
+        (
+            "nodes",
+            graph.nodes.len(),
+            MAX_NODES,
+            "compile part of it (a graph cut: `start` and `outputs`)",
+        ),
+        (
+            "run-time graph inputs",
+            graph.inputs.len(),
+            MAX_INTERFACE_TENSORS,
+            "freeze some of them to constants (`inputs`) or cut the graph (`start`)",
+        ),
+        (
+            "graph outputs",
+            graph.outputs.len(),
+            MAX_INTERFACE_TENSORS,
+            "keep only the outputs you read (`outputs`)",
+        ),
+    ] {
+        if count > limit {
+            errors.model(format!(
+                "the model has {count} {what}, beyond the {limit} onnx-aot generates code for \
+                 (rustc would need gigabytes of memory to build more; see the README's Limits); \
+                 {fix}, or split the model"
+            ));
+        }
+    }
+    // Constants read at run time (a node's data input or a graph output).
+    let mut read = vec![false; graph.values.len()];
+    for n in &graph.nodes {
+        read[n.input] = true;
+    }
+    for o in &graph.outputs {
+        read[o.value] = true;
+    }
+    let constant_bytes: u128 = (0..graph.values.len())
+        .filter(|&v| read[v] && matches!(graph.values[v].source, Source::Constant(_)))
+        .map(|v| value_bytes(graph, v))
+        .sum();
+    if constant_bytes > MAX_CONSTANT_BYTES as u128 {
+        errors.model(format!(
+            "the constants read at run time hold {constant_bytes} bytes, beyond the \
+             {MAX_CONSTANT_BYTES} onnx-aot embeds in generated code (rustc decodes them while \
+             it compiles, about 13 s per megabyte; see the README's Limits); make the largest \
+             run-time inputs instead (`free` for an initializer listed as a graph input), or \
+             split the model"
+        ));
+    }
+    errors.finish(())
+}
+
+/// The scratch memory of the final graph (fused and in the order it runs) must stay within the
+/// size an array may have.
+pub(super) fn check_scratch(graph: &Graph) -> Result<(), Errors> {
+    check_counts(graph)?;
+    let plan = crate::memory::plan_memory(graph);
+    if plan.scratch_bytes < MAX_TENSOR_BYTES {
+        return Ok(());
+    }
+    let mut alive: Vec<ValueId> = plan.slots.keys().copied().collect();
+    Err(Error::model(format!(
+        "the intermediate values alive at once need {} bytes of scratch memory, beyond the \
+         size an array may have (2^61 bytes on 64-bit targets), though each fits; the largest \
+         are {}; give them smaller dimensions (and check the values bound in `dims`), or split \
+         the model so that fewer large values are alive together",
+        plan.scratch_bytes,
+        largest(graph, &mut alive)
+    ))
+    .into())
+}
+
+/// The generated module declares the inputs and the outputs as one struct each; each must stay
+/// within the size an array may have, not only each tensor.
 pub(super) fn check_totals(graph: &Graph, errors: &mut Errors) {
-    let bytes = |v: ValueId| graph.values[v].numel() as u128 * graph.values[v].dtype.size() as u128;
-    let largest = |values: &mut Vec<ValueId>| {
-        values.sort_by_key(|&v| std::cmp::Reverse(bytes(v)));
-        values
-            .iter()
-            .take(3)
-            .map(|&v| format!("`{}` ({} bytes)", graph.values[v].name, bytes(v)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut inputs = graph.inputs.clone();
     let mut outputs: Vec<ValueId> = graph.outputs.iter().map(|o| o.value).collect();
     for (what, values) in [("inputs", &mut inputs), ("outputs", &mut outputs)] {
-        let total: u128 = values.iter().map(|&v| bytes(v)).sum();
+        let total: u128 = values.iter().map(|&v| value_bytes(graph, v)).sum();
         if total >= MAX_TENSOR_BYTES {
             errors.model(format!(
                 "the graph's {what} together need {total} bytes, beyond the size a struct \
                  may have (2^61 bytes on 64-bit targets), though each fits; the largest are \
                  {}; give them smaller dimensions (and check the values bound in `dims`)",
-                largest(values)
+                largest(graph, values)
             ));
         }
-    }
-    let plan = crate::memory::plan_memory(graph);
-    if plan.scratch_bytes >= MAX_TENSOR_BYTES {
-        let mut alive: Vec<ValueId> = plan.slots.keys().copied().collect();
-        errors.model(format!(
-            "the intermediate values alive at once need {} bytes of scratch memory, beyond \
-             the size an array may have (2^61 bytes on 64-bit targets), though each fits; \
-             the largest are {}; give them smaller dimensions (and check the values bound \
-             in `dims`), or split the model so that fewer large values are alive together",
-            plan.scratch_bytes,
-            largest(&mut alive)
-        ));
     }
 }

@@ -1,10 +1,15 @@
 //! Reading a node's attributes against its op's [`Signature`], and the axis rules several
 //! families share (negative axes, ranges, repeats, reduced shapes).
 
+use std::collections::HashSet;
+
 use crate::messages::closest;
 use crate::onnx::{attribute_type, AttributeProto, NodeProto};
 
 use super::{AttrKind, Signature};
+
+/// How many of a node's attribute problems its message lists (the rest are counted).
+const SHOWN_ATTRIBUTE_ERRORS: usize = 10;
 
 /// A node's attributes, checked against its op version's signature: none unknown, none
 /// repeated, each of the type it must have, flags 0 or 1.
@@ -19,10 +24,10 @@ impl<'a> Attributes<'a> {
         let mut list: Vec<&'a AttributeProto> = Vec::new();
         let mut errors = Vec::new();
         let allowed: Vec<&str> = signature.attributes.iter().map(|a| a.name).collect();
+        // Names seen so far, so that a node with thousands of attributes costs linear time.
+        let mut seen: HashSet<&str> = HashSet::new();
         for a in &node.attribute {
-            if list.iter().any(|seen| seen.name == a.name)
-                || errors.iter().any(|(name, _)| name == &a.name)
-            {
+            if !seen.insert(a.name.as_str()) {
                 errors.push((
                     a.name.clone(),
                     format!("attribute `{}` is given twice", a.name),
@@ -72,6 +77,11 @@ impl<'a> Attributes<'a> {
                     ));
                 }
             }
+        }
+        if errors.len() > SHOWN_ATTRIBUTE_ERRORS {
+            let more = errors.len() - SHOWN_ATTRIBUTE_ERRORS;
+            errors.truncate(SHOWN_ATTRIBUTE_ERRORS);
+            errors.push(format!("and {more} more attribute problems not shown"));
         }
         if errors.is_empty() {
             Ok(Attributes { list })
