@@ -24,3 +24,26 @@ pub const MAX_INTERFACE_TENSORS: usize = 4_000;
 /// byte string decoded by rustc's constant evaluator, which takes about 13 s and 140 MB of
 /// memory per megabyte unoptimized (10 MB: 130 s, 1.4 GB; see the README's Limits section).
 pub const MAX_CONSTANT_BYTES: usize = 16 << 20;
+
+/// Checks the size of a tensor the generator would compute while it generates code
+/// (ConstantOfShape, broadcast shape arithmetic): at most [`MAX_CONSTANT_BYTES`], so that a small
+/// file cannot make the generator build gigabytes in memory. `label` names the node.
+pub fn check_folded(
+    label: &str,
+    what: &str,
+    shape: &[usize],
+    elem_bytes: usize,
+) -> Result<(), String> {
+    let bytes = shape
+        .iter()
+        .try_fold(elem_bytes as u128, |n, &d| n.checked_mul(d as u128));
+    match bytes {
+        Some(b) if b <= MAX_CONSTANT_BYTES as u128 => Ok(()),
+        _ => Err(format!(
+            "{label}: {what} would be a constant of shape {shape:?} ({} bytes), computed while \
+             generating code; onnx-aot computes constants of at most {MAX_CONSTANT_BYTES} bytes \
+             (16 MiB): check the shape, or start a graph cut after this node",
+            bytes.map_or_else(|| "more than 2^128".to_string(), |b| b.to_string())
+        )),
+    }
+}

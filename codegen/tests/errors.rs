@@ -1018,3 +1018,56 @@ fn maxpool_outputs_beyond_the_version_or_an_empty_map() {
     let e = message(&pool(12, &["y", "i"], &[1, 2, 0, 3]));
     assert_has(&e, &["empty map", "Indices", "remove the Indices output"]);
 }
+
+/// Tensors computed while generating code are bounded: a ConstantOfShape or a broadcast of
+/// shape arithmetic that would build gigabytes from a few bytes of model is refused at once with
+/// its shape and size, never allocated (the fuzzer found a 113-byte model folding to 241 MB).
+#[test]
+fn constants_computed_at_build_time_are_bounded() {
+    let fill = |dims: &[i64]| {
+        let mut m = model(
+            13,
+            vec![node("ConstantOfShape", "fill", &["s"], &["y"], vec![])],
+            vec![],
+            vec![output("y")],
+        );
+        m.graph
+            .as_mut()
+            .unwrap()
+            .initializer
+            .push(i64_tensor("s", dims));
+        m
+    };
+    for dims in [
+        &[97, 97, 97, 66][..],
+        &[1 << 40],
+        &[1 << 31, 1 << 31, 1 << 31],
+    ] {
+        let e = message(&fill(dims));
+        assert_has(
+            &e,
+            &[
+                "\"fill\"",
+                "ConstantOfShape's output",
+                "computed while",
+                "16 MiB",
+            ],
+        );
+    }
+    // Within the bound it folds as before.
+    assert!(analyze(&bytes(&fill(&[4, 4])), &Options::default()).is_ok());
+    let mut m = model(
+        13,
+        vec![node("Mul", "outer", &["a", "b"], &["y"], vec![])],
+        vec![],
+        vec![output("y")],
+    );
+    let g = m.graph.as_mut().unwrap();
+    let mut a = i64_tensor("a", &vec![1; 4096]);
+    a.dims = vec![4096, 1];
+    let mut b = i64_tensor("b", &vec![1; 4096]);
+    b.dims = vec![1, 4096];
+    g.initializer.extend([a, b]);
+    let e = message(&m);
+    assert_has(&e, &["\"outer\"", "[4096, 4096]", "134217728 bytes"]);
+}

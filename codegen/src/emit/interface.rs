@@ -302,7 +302,7 @@ impl Emitter<'_> {
 
             /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
             /// the scratch buffers.
-            #[allow(unused_variables, clippy::too_many_arguments)]
+            #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
             fn compute(
                 #(#in_params: &[#in_elems],)*
                 #(#out_params: &mut [#out_elems],)*

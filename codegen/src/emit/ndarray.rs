@@ -68,7 +68,7 @@ impl Emitter<'_> {
                 /// # Errors
                 ///
                 /// An input whose shape is not the model's.
-                #[allow(clippy::too_many_arguments)]
+                #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
                 #vis fn run_ndarray<#(#generics: #nd::Dimension),*>(
                     #(#in_f: #nd::ArrayView<'_, #in_elems, #generics>,)*
                 ) -> ::core::result::Result<OutputArrays, #rt::nd::NdError> {

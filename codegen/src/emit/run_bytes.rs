@@ -149,6 +149,8 @@ impl Emitter<'_> {
             /// A wrong number of input or output slices, a slice of the wrong byte length, or a
             /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
             /// feature, memory for the tensors that cannot be allocated.
+            // Its length and its buffers (one per element type) follow the model's tensors.
+            #[allow(clippy::too_many_lines, clippy::similar_names)]
             #vis fn run_bytes(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> ::core::result::Result<(), #rt::Error> {
                 if #in_wrong {
                     return Err(#rt::Error::InputCount { expected: #n_in, found: inputs.len() });

@@ -246,6 +246,7 @@ fn constant_of_shape(cx: &NodeCx<'_>, shape_t: &Tensor) -> Result<Tensor, String
         ));
     }
     let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    crate::limits::check_folded(label, "ConstantOfShape's output", &shape, 8)?;
     let numel = crate::tensor::checked_numel(&shape)
         .filter(|&n| n as u128 * 8 <= crate::limits::MAX_TENSOR_BYTES)
         .ok_or_else(|| format!("{label}: shape {dims:?} is too large"))?;
@@ -317,6 +318,7 @@ fn arith(cx: &NodeCx<'_>, op: Arith, a: &Tensor, b: &Tensor) -> Result<Tensor, S
             a.shape, b.shape
         )
     })?;
+    crate::limits::check_folded(label, "the result", &shape, a.dtype.size())?;
     let (x, y) = (
         a.to_i64s().unwrap_or_default(),
         b.to_i64s().unwrap_or_default(),
