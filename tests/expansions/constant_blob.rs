@@ -176,7 +176,7 @@ pub mod constant_blob {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments)]
+    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
     fn compute(out_i: &mut [i64], out_m: &mut [f32]) {
         node_0_argmax(CONST_0.as_slice(), &mut *out_i);
         node_1_reduce_max(CONST_1.as_slice(), &mut *out_m);
@@ -225,6 +225,7 @@ pub mod constant_blob {
     /// A wrong number of input or output slices, a slice of the wrong byte length, or a
     /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
     /// feature, memory for the tensors that cannot be allocated.
+    #[allow(clippy::too_many_lines, clippy::similar_names)]
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -304,7 +305,7 @@ pub mod constant_blob {
         /// # Errors
         ///
         /// An input whose shape is not the model's.
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
         pub fn run_ndarray() -> ::core::result::Result<
             OutputArrays,
             ::onnx_aot::__private::nd::NdError,

@@ -207,7 +207,7 @@ pub mod glue_detector_head {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments)]
+    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
     fn compute(
         in_p: &[f32],
         in_m: &[f32],
@@ -264,6 +264,7 @@ pub mod glue_detector_head {
     /// A wrong number of input or output slices, a slice of the wrong byte length, or a
     /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
     /// feature, memory for the tensors that cannot be allocated.
+    #[allow(clippy::too_many_lines, clippy::similar_names)]
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -393,7 +394,7 @@ pub mod glue_detector_head {
         /// # Errors
         ///
         /// An input whose shape is not the model's.
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
         pub fn run_ndarray<
             D0: ::onnx_aot::__private::ndarray::Dimension,
             D1: ::onnx_aot::__private::ndarray::Dimension,

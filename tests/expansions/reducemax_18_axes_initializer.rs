@@ -176,7 +176,7 @@ pub mod reducemax_18_axes_initializer {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments)]
+    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
     fn compute(
         in_x: &[::onnx_aot::__private::f16],
         out_y: &mut [::onnx_aot::__private::f16],
@@ -227,6 +227,7 @@ pub mod reducemax_18_axes_initializer {
     /// A wrong number of input or output slices, a slice of the wrong byte length, or a
     /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
     /// feature, memory for the tensors that cannot be allocated.
+    #[allow(clippy::too_many_lines, clippy::similar_names)]
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -310,7 +311,7 @@ pub mod reducemax_18_axes_initializer {
         /// # Errors
         ///
         /// An input whose shape is not the model's.
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, ::onnx_aot::__private::f16, D0>,
         ) -> ::core::result::Result<OutputArrays, ::onnx_aot::__private::nd::NdError> {

@@ -201,7 +201,7 @@ pub mod siblings_in_scratch {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments)]
+    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
     fn compute(
         in_x: &[f32],
         out_top: &mut [i64],
@@ -269,6 +269,7 @@ pub mod siblings_in_scratch {
     /// A wrong number of input or output slices, a slice of the wrong byte length, or a
     /// bool byte other than 0 or 1 (nothing is written then); with the runtime's `alloc`
     /// feature, memory for the tensors that cannot be allocated.
+    #[allow(clippy::too_many_lines, clippy::similar_names)]
     pub fn run_bytes(
         inputs: &[&[u8]],
         outputs: &mut [&mut [u8]],
@@ -375,7 +376,7 @@ pub mod siblings_in_scratch {
         /// # Errors
         ///
         /// An input whose shape is not the model's.
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
         pub fn run_ndarray<D0: ::onnx_aot::__private::ndarray::Dimension>(
             x: ::onnx_aot::__private::ndarray::ArrayView<'_, f32, D0>,
         ) -> ::core::result::Result<OutputArrays, ::onnx_aot::__private::nd::NdError> {
