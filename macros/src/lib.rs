@@ -44,8 +44,17 @@ fn expand(args: &ModelArgs) -> TokenStream {
     let attrs = &args.attrs;
     let vis = &args.vis;
     let name = &args.name;
+    let runtime_path = args.krate.as_ref().map_or_else(
+        || "::onnx_aot".to_string(),
+        |p| quote::ToTokens::to_token_stream(p).to_string(),
+    );
     let stub = |errors: TokenStream| {
-        let items = onnx_aot_codegen::stub::stub_items(&[], &Options::default());
+        // The stand-in reaches the runtime under the name the caller gave it.
+        let options = Options {
+            runtime_path: runtime_path.clone(),
+            ..Options::default()
+        };
+        let items = onnx_aot_codegen::stub::stub_items(&[], &options);
         quote! {
             #errors
             #(#attrs)*
@@ -94,10 +103,7 @@ fn expand(args: &ModelArgs) -> TokenStream {
             .map(|i| (i.name.clone(), i.values.clone()))
             .collect(),
         free: args.free.iter().map(|(n, _)| n.clone()).collect(),
-        runtime_path: args.krate.as_ref().map_or_else(
-            || "::onnx_aot".to_string(),
-            |p| quote::ToTokens::to_token_stream(p).to_string(),
-        ),
+        runtime_path: runtime_path.clone(),
         source_name: format!("model file `{relative}`"),
         frontend: Frontend::Macro { path: relative },
         start: args.start.iter().map(|(s, _)| s.clone()).collect(),
