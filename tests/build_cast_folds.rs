@@ -49,6 +49,7 @@ pub fn generate(out_dir: &Path) {
     let mut errors = Vec::new();
     let mut n = 0;
     cast_after(&mut modules, &mut table, &mut errors);
+    around_other_folds(&mut modules, &mut errors);
     reductions(&mut modules, &mut table, &mut errors);
     for &(from, from_name, to, to_name) in PAIRS {
         for &(shape, axis) in LAYOUTS {
@@ -210,6 +211,43 @@ fn reductions(modules: &mut String, table: &mut String, errors: &mut Vec<String>
                     Err(e) => errors.push(format!("{module}: {e}")),
                 }
             }
+        }
+    }
+}
+
+/// A rounding Cast next to the other rewrites: Transpose(1, 0) before it (the ArgMax rows of the
+/// transposed tensor are lanes of the input: the rounding read must not follow the fold), and a
+/// Hardmax before it (the one-hot shortcut reads the Hardmax's input as it is).
+fn around_other_folds(modules: &mut String, errors: &mut Vec<String>) {
+    let mut t = ModelBuilder::new();
+    t.opset("", 13)
+        .input("x", dt::FLOAT, &dims(&[3, 40]))
+        .node(Node::new("Transpose", &["x"], &["t"]).ints("perm", &[1, 0]))
+        .node(Node::new("Cast", &["t"], &["c"]).int("to", i64::from(dt::FLOAT16)))
+        .node(
+            Node::new("ArgMax", &["c"], &["y"])
+                .int("axis", 1)
+                .int("keepdims", 0),
+        )
+        .output("y", dt::INT64, &dims(&[40]));
+    let mut h = ModelBuilder::new();
+    h.opset("", 13)
+        .input("x", dt::FLOAT, &dims(&[6, 300]))
+        .node(Node::new("Hardmax", &["x"], &["h"]).int("axis", 1))
+        .node(Node::new("Cast", &["h"], &["c"]).int("to", i64::from(dt::FLOAT16)))
+        .node(
+            Node::new("ArgMax", &["c"], &["y"])
+                .int("axis", 1)
+                .int("keepdims", 0),
+        )
+        .output("y", dt::INT64, &dims(&[6]));
+    for (b, name) in [(t, "cast_fold_transposed"), (h, "cast_fold_after_hardmax")] {
+        match onnx_aot_codegen::generate_pretty(&b.build(), &Options::new(name)) {
+            Ok(code) => {
+                modules.push_str(&code);
+                modules.push('\n');
+            }
+            Err(e) => errors.push(format!("{name}: {e}")),
         }
     }
 }

@@ -293,12 +293,21 @@ impl Compute for ArgOp {
     }
 
     fn over_permuted(&self, perm: &[usize], transposed: &Value) -> Option<Arc<dyn Compute>> {
-        kept_order_preserved(&transposed.shape, perm, &[self.axis]).then(|| {
-            Arc::new(ArgOp {
-                axis: perm[self.axis],
-                ..self.clone()
-            }) as Arc<dyn Compute>
-        })
+        // A rounding read is a per-row search: over the Transpose's input the axis may no
+        // longer be a row.
+        if !kept_order_preserved(&transposed.shape, perm, &[self.axis]) {
+            return None;
+        }
+        let op = ArgOp {
+            axis: *perm.get(self.axis)?,
+            ..self.clone()
+        };
+        let mut source = vec![0; perm.len()];
+        for (i, &p) in perm.iter().enumerate() {
+            *source.get_mut(p)? = *transposed.shape.get(i)?;
+        }
+        let rows = matches!(op.plan(&source), Plan::Rows { .. });
+        (self.rounded.is_none() || rows).then(|| Arc::new(op) as Arc<dyn Compute>)
     }
 
     fn over_cast(&self, from: DType, to: DType, cast: &Value) -> Option<Arc<dyn Compute>> {
@@ -322,9 +331,12 @@ impl Compute for ArgOp {
     fn over_one_hot_source(&self, axis: usize) -> Option<Arc<dyn Compute>> {
         // Over a one-hot along `axis`, ArgMax finds its single 1: the first maximum (or first
         // NaN) of the one-hot's input, whatever `select_last_index` says.
+        // A Cast between the one-hot and this node (folded as a rounding read) keeps the 1
+        // where it is: the source is read as it is.
         (self.direction == Direction::Max && self.axis == axis).then(|| {
             Arc::new(ArgOp {
                 select_last_index: false,
+                rounded: None,
                 ..self.clone()
             }) as Arc<dyn Compute>
         })
