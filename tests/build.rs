@@ -17,6 +17,10 @@ mod builder;
 #[path = "benches/matrix/spec.rs"]
 mod matrix_spec;
 
+/// How each generator writes its modules and case table.
+#[path = "build_tables.rs"]
+mod tables;
+
 /// The Cast + ArgMax/ArgMin models of `tests/cast_folds.rs`.
 #[path = "build_cast_folds.rs"]
 mod cast_folds;

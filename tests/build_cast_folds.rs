@@ -88,18 +88,15 @@ pub fn generate(out_dir: &Path) {
             }
         }
     }
-    table.push_str("];\n");
-    if !errors.is_empty() {
-        table = format!(
-            "compile_error!({:?});\nstatic CAST_FOLD_CASES: &[CastFoldCase] = &[];\n",
-            format!(
-                "cast-fold models failed to generate:\n{}",
-                errors.join("\n")
-            )
-        );
-    }
-    std::fs::write(out_dir.join("cast_fold_modules.rs"), modules).expect("write modules");
-    std::fs::write(out_dir.join("cast_fold_cases.rs"), table).expect("write table");
+    crate::tables::write(
+        out_dir,
+        "cast_fold",
+        "static CAST_FOLD_CASES: &[CastFoldCase]",
+        "cast-fold models",
+        &modules,
+        table,
+        &errors,
+    );
 }
 
 /// ArgMax or ArgMin over f32 followed by a Cast of the indices; with the indices also a graph

@@ -59,13 +59,13 @@ pub fn generate(out_dir: &Path) {
             }
         }
     }
-    table.push_str("];\n");
-    if !errors.is_empty() {
-        table = format!(
-            "compile_error!({:?});\nstatic POOL_CASES: &[PoolCase] = &[];\n",
-            format!("MaxPool models failed to generate:\n{}", errors.join("\n"))
-        );
-    }
-    std::fs::write(out_dir.join("pool_indices_modules.rs"), modules).expect("write modules");
-    std::fs::write(out_dir.join("pool_indices_cases.rs"), table).expect("write table");
+    crate::tables::write(
+        out_dir,
+        "pool_indices",
+        "static POOL_CASES: &[PoolCase]",
+        "MaxPool models",
+        &modules,
+        table,
+        &errors,
+    );
 }
