@@ -23,8 +23,9 @@
 //! the graph. Every rewrite keeps the outputs bit for bit (see each op's rule).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use crate::ir::{Graph, Node, Source, ValueId};
+use crate::ir::{Compute, Graph, Node, Source, Value, ValueId};
 use crate::ops::cast::CastOp;
 
 /// How many other readers of a tensor each node is offered for fusion: enough for every real
@@ -58,42 +59,39 @@ fn producers(graph: &Graph) -> Vec<Option<usize>> {
 /// A node over a Transpose's output reads the Transpose's input with its axes mapped, when its
 /// op allows it ([`Compute::over_permuted`](crate::ir::Compute::over_permuted): the output's layout is kept).
 fn transpose_folds(graph: &mut Graph) {
-    let producer = producers(graph);
-    for k in 0..graph.nodes.len() {
-        let input = graph.nodes[k].input;
-        let Some(t) = producer[input] else {
-            continue;
-        };
-        let Some(perm) = graph.nodes[t].op.permutation().map(<[usize]>::to_vec) else {
-            continue;
-        };
-        if let Some(op) = graph.nodes[k].op.over_permuted(&perm, &graph.values[input]) {
-            let source = graph.nodes[t].input;
-            let node = &mut graph.nodes[k];
-            node.op = op;
-            node.input = source;
-        }
-    }
+    read_through(graph, |values, producer, reader| {
+        let perm = producer.op.permutation()?;
+        reader.op.over_permuted(perm, &values[reader.input])
+    });
 }
 
 /// A node over a Cast's output reads the Cast's input when its op can
 /// ([`Compute::over_cast`](crate::ir::Compute::over_cast): an exact widening, or a rounding it
 /// inverts per row); the Cast is then dropped if nothing else reads it.
 fn cast_folds(graph: &mut Graph) {
+    read_through(graph, |values, producer, reader| {
+        let cast = producer.op.downcast_ref::<CastOp>()?;
+        reader
+            .op
+            .over_cast(cast.from, cast.to, &values[reader.input])
+    });
+}
+
+/// The driver of the folds above and of the one-hot shortcuts: for each node over another
+/// node's output, `over(values, producer, reader)` may give an op that computes the reader's
+/// output from the producer's input instead; the reader then reads that input.
+fn read_through(
+    graph: &mut Graph,
+    over: impl Fn(&[Value], &Node, &Node) -> Option<Arc<dyn Compute>>,
+) {
     let producer = producers(graph);
     for k in 0..graph.nodes.len() {
         let input = graph.nodes[k].input;
-        let Some(c) = producer[input] else {
+        let Some(p) = producer[input] else {
             continue;
         };
-        let Some(cast) = graph.nodes[c].op.downcast_ref::<CastOp>().copied() else {
-            continue;
-        };
-        if let Some(op) = graph.nodes[k]
-            .op
-            .over_cast(cast.from, cast.to, &graph.values[input])
-        {
-            let source = graph.nodes[c].input;
+        if let Some(op) = over(&graph.values, &graph.nodes[p], &graph.nodes[k]) {
+            let source = graph.nodes[p].input;
             let node = &mut graph.nodes[k];
             node.op = op;
             node.input = source;
@@ -143,23 +141,10 @@ fn casts_written(graph: &mut Graph) {
 }
 
 fn one_hot_shortcuts(graph: &mut Graph) {
-    let producer = producers(graph);
-    for k in 0..graph.nodes.len() {
-        let input = graph.nodes[k].input;
-        let Some(h) = producer[input] else {
-            continue;
-        };
-        let hot = &graph.nodes[h];
-        let Some(axis) = hot.op.one_hot_axis(&graph.values[hot.input]) else {
-            continue;
-        };
-        if let Some(op) = graph.nodes[k].op.over_one_hot_source(axis) {
-            let source = graph.nodes[h].input;
-            let node = &mut graph.nodes[k];
-            node.op = op;
-            node.input = source;
-        }
-    }
+    read_through(graph, |values, hot, reader| {
+        let axis = hot.op.one_hot_axis(&values[hot.input])?;
+        reader.op.over_one_hot_source(axis)
+    });
 }
 
 /// Drops nodes whose outputs nothing reads (no kept node, no graph output): one sweep from the

@@ -387,16 +387,10 @@ fn rounding_reads_next_to_transposes_and_one_hots() {
     let mut g = Lcg(17);
     for _ in 0..200 {
         let x: Vec<f64> = (0..120).map(|_| value(&mut g, DType::F32)).collect();
-        let input: Vec<u8> = x.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect();
-        let mut out = vec![0u8; 40 * 8];
-        cast_fold_transposed::run_bytes(&[&input], &mut [&mut out]).unwrap();
+        let got = run_f32(cast_fold_transposed::run_bytes, &x, 40);
         let cast_x: Vec<f64> = x.iter().map(|&v| cast(v, DType::F32, DType::F16)).collect();
         let array = ArrayD::from_shape_vec(IxDyn(&[3, 40]), cast_x).unwrap();
         let want = reference::arg(&array, Extreme::Max, 0, false, false);
-        let got: Vec<i64> = out
-            .chunks(8)
-            .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
-            .collect();
         assert_eq!(
             got,
             want.iter().copied().collect::<Vec<_>>(),
@@ -408,24 +402,24 @@ fn rounding_reads_next_to_transposes_and_one_hots() {
             .map(|_| value(&mut g, DType::F32))
             .map(|v| if v.is_nan() { 1.0 } else { v })
             .collect();
-        let input: Vec<u8> = x.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect();
-        let mut out = vec![0u8; 6 * 8];
-        cast_fold_after_hardmax::run_bytes(&[&input], &mut [&mut out]).unwrap();
-        // The one-hot's 1 sits at the first maximum (first NaN) of the uncast row.
-        let array = ArrayD::from_shape_vec(
-            IxDyn(&[6, 300]),
-            x.iter().map(|&v| f64::from(v as f32)).collect(),
-        )
-        .unwrap();
+        let got = run_f32(cast_fold_after_hardmax::run_bytes, &x, 6);
+        // The one-hot's 1 sits at the first maximum of the uncast row.
+        let array = ArrayD::from_shape_vec(IxDyn(&[6, 300]), x.clone()).unwrap();
         let want = reference::arg(&array, Extreme::Max, 1, false, false);
-        let got: Vec<i64> = out
-            .chunks(8)
-            .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
-            .collect();
         assert_eq!(
             got,
             want.iter().copied().collect::<Vec<_>>(),
             "after hardmax"
         );
     }
+}
+
+/// Runs a model of one f32 input and one INT64 output of `n` elements.
+fn run_f32(run_bytes: RunBytes, x: &[f64], n: usize) -> Vec<i64> {
+    let input: Vec<u8> = x.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect();
+    let mut out = vec![0u8; n * 8];
+    run_bytes(&[&input], &mut [&mut out]).unwrap();
+    out.chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }

@@ -59,28 +59,21 @@ impl<'o> Loader<'o> {
                 ));
                 continue;
             };
-            pending.push(Pending {
-                index,
-                proto,
-                op,
-                version,
-                opset,
-                output: 0,
-            });
-            // The other outputs an op may have, each its own node (when the node is otherwise
-            // well formed: the order stage reports the rest).
+            // The first output, and each other output the op may have as a node of its own
+            // (when the node is otherwise well formed: the order stage reports the rest).
             let allowed = op.family.outputs(version);
             let well_formed = proto.output.first().is_some_and(|o| !o.is_empty())
                 && proto.output.iter().skip(allowed).all(String::is_empty);
-            for (k, name) in proto.output.iter().enumerate().take(allowed).skip(1) {
-                if well_formed && !name.is_empty() {
+            for output in 0..allowed.max(1) {
+                let named = proto.output.get(output).is_some_and(|o| !o.is_empty());
+                if output == 0 || (well_formed && named) {
                     pending.push(Pending {
                         index,
                         proto,
                         op,
                         version,
                         opset,
-                        output: k,
+                        output,
                     });
                 }
             }

@@ -274,11 +274,8 @@ impl ReduceOp {
         if self.noop {
             return shape.iter().product();
         }
-        shape
+        reduced_shape(shape, &self.axes, self.keepdims)
             .iter()
-            .enumerate()
-            .filter(|(a, _)| !self.axes.contains(a))
-            .map(|(_, d)| d)
             .product()
     }
 
