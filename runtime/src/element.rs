@@ -282,6 +282,9 @@ pub trait Direction: 'static {
     fn better<T: Element>(a: T, b: T) -> bool;
     /// The identity of the reduction (what an empty reduction returns).
     fn identity<T: Element>() -> T;
+    /// Whether this is the minimum (for the debug builds' run-time dispatch).
+    #[doc(hidden)]
+    const IS_MIN: bool;
 }
 
 /// The maximum: ArgMax, ReduceMax, Hardmax.
@@ -293,6 +296,7 @@ pub struct Max;
 pub struct Min;
 
 impl Direction for Max {
+    const IS_MIN: bool = false;
     #[inline(always)]
     fn better<T: Element>(a: T, b: T) -> bool {
         a.gt(b)
@@ -304,6 +308,7 @@ impl Direction for Max {
 }
 
 impl Direction for Min {
+    const IS_MIN: bool = true;
     #[inline(always)]
     fn better<T: Element>(a: T, b: T) -> bool {
         a.lt(b)

@@ -27,6 +27,8 @@ mod element;
 mod error;
 pub mod kernels;
 mod model;
+#[doc(hidden)]
+pub mod node;
 pub mod semantics;
 
 pub use cast::CastElement;
@@ -111,7 +113,7 @@ pub mod __private {
     pub use crate::nd;
     pub use crate::{__if_alloc, __if_ndarray, __tensors};
     pub use crate::{bf16, bytes, f16, kernels, DType, Direction, Element, Error, Max, Min};
-    pub use crate::{Model, Tensors, Version};
+    pub use crate::{node, Model, Tensors, Version};
     #[cfg(feature = "alloc")]
     pub use alloc::boxed::Box;
     #[cfg(feature = "ndarray")]

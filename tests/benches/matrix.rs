@@ -348,6 +348,8 @@ fn random_input(dt: Dt, n: usize, seed: u64) -> Vec<u8> {
     out
 }
 
+#[path = "matrix/debug_speed.rs"]
+mod debug_speed;
 /// The plain reference the generated code's outputs are checked against.
 #[path = "matrix/reference.rs"]
 mod reference;
@@ -689,6 +691,10 @@ struct Args {
     filter: Vec<String>,
     save: Option<String>,
     merge: Vec<String>,
+    /// `--ours`: time the generated code alone (debug against release builds).
+    ours: bool,
+    /// `--ratio DEBUG RELEASE`: saved `--ours` runs compared.
+    ratio: Vec<String>,
 }
 
 fn parse_args() -> Args {
@@ -698,6 +704,8 @@ fn parse_args() -> Args {
         filter: Vec::new(),
         save: None,
         merge: Vec::new(),
+        ours: false,
+        ratio: Vec::new(),
     };
     let mut test = false;
     let mut it = std::env::args().skip(1).peekable();
@@ -708,6 +716,8 @@ fn parse_args() -> Args {
             "--quick" => args.quick = true,
             "--filter" => args.filter.extend(it.next()),
             "--save" => args.save = it.next(),
+            "--ours" => args.ours = true,
+            "--ratio" => args.ratio.extend(it.next().into_iter().chain(it.next())),
             "--merge" => {
                 while let Some(file) = it.next_if(|f| !f.starts_with("--")) {
                     args.merge.push(file);
@@ -1077,6 +1087,21 @@ fn bench(args: Args) {
             runs: 3,
         }
     };
+    if let [debug, release] = args.ratio.as_slice() {
+        if let Err(e) = debug_speed::ratio(debug, release) {
+            eprintln!("--ratio: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
+    if args.ours && args.timing {
+        let saved = debug_speed::time_ours(&cells, &plan);
+        if let Some(path) = &args.save {
+            std::fs::write(path, saved).expect("write the --save file");
+            println!("saved to {path}");
+        }
+        return;
+    }
     if args.timing {
         println!(
             "timing: {} runs of about {} ms per implementation and cell, interleaved; figures are \

@@ -334,20 +334,18 @@ pub mod argmax_12 {
     /// Plan: arg-reduction over 3 rows of 4 lanes, several rows at a time.
     #[inline]
     fn node_0_argmax(x: &[f64], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::__private::kernels::arg_lanes_narrow::<
-                f64,
-                ::onnx_aot::__private::Max,
-                true,
-                4,
-                { ::onnx_aot::__private::kernels::narrow_period(4) },
-                {
-                    ::onnx_aot::__private::kernels::arg_tile(
-                        ::onnx_aot::__private::kernels::narrow_period(4),
-                        8,
-                    )
-                },
-            >(x, y);
-        }
+        ::onnx_aot::__private::node::arg_blocks_narrow::<
+            f64,
+            ::onnx_aot::__private::Max,
+            true,
+            4,
+            { ::onnx_aot::__private::kernels::narrow_period(4) },
+            {
+                ::onnx_aot::__private::kernels::arg_tile(
+                    ::onnx_aot::__private::kernels::narrow_period(4),
+                    8,
+                )
+            },
+        >(x, y, 3);
     }
 }

@@ -328,7 +328,7 @@ pub mod argmax_13_bf16 {
     /// Plan: arg-reduction over contiguous short rows of 5, unrolled.
     #[inline]
     fn node_0_argmax(x: &[::onnx_aot::__private::bf16], y: &mut [i64]) {
-        ::onnx_aot::__private::kernels::arg_rows_short::<
+        ::onnx_aot::__private::node::arg_rows_short::<
             ::onnx_aot::__private::bf16,
             ::onnx_aot::__private::Max,
             false,

@@ -334,20 +334,18 @@ pub mod argmin_13_i16 {
     /// Plan: arg-reduction over 4 rows of 3 lanes, several rows at a time.
     #[inline]
     fn node_0_argmin(x: &[i16], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(3)) {
-            ::onnx_aot::__private::kernels::arg_lanes_narrow::<
-                i16,
-                ::onnx_aot::__private::Min,
-                false,
-                3,
-                { ::onnx_aot::__private::kernels::narrow_period(3) },
-                {
-                    ::onnx_aot::__private::kernels::arg_tile(
-                        ::onnx_aot::__private::kernels::narrow_period(3),
-                        2,
-                    )
-                },
-            >(x, y);
-        }
+        ::onnx_aot::__private::node::arg_blocks_narrow::<
+            i16,
+            ::onnx_aot::__private::Min,
+            false,
+            3,
+            { ::onnx_aot::__private::kernels::narrow_period(3) },
+            {
+                ::onnx_aot::__private::kernels::arg_tile(
+                    ::onnx_aot::__private::kernels::narrow_period(3),
+                    2,
+                )
+            },
+        >(x, y, 4);
     }
 }

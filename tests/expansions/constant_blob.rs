@@ -337,17 +337,12 @@ pub mod constant_blob {
     /// Plan: arg-reduction over contiguous rows of 40.
     #[inline]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(40).zip(y.iter_mut()) {
-            *y = ::onnx_aot::__private::kernels::index::<
-                i64,
-            >(
-                ::onnx_aot::__private::kernels::arg_row::<
-                    f32,
-                    ::onnx_aot::__private::Max,
-                    false,
-                >(x),
-            );
-        }
+        ::onnx_aot::__private::node::arg_rows::<
+            f32,
+            ::onnx_aot::__private::Max,
+            false,
+            i64,
+        >(x, y, 40);
     }
     /// ONNX node 1 `small`: ReduceMax-13 (opset 13).
     /// Attributes as written: `keepdims=0`; resolved: `axes [0], keepdims 0`.
@@ -356,13 +351,13 @@ pub mod constant_blob {
     /// Plan: reduction over merged runs [reduce 4].
     #[inline]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows::<
+        ::onnx_aot::__private::node::reduce_rows::<
             f32,
             ::onnx_aot::__private::Max,
         >(y, x, 4);

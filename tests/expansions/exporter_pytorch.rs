@@ -416,13 +416,13 @@ pub mod exporter_pytorch {
     /// Plan: reduction over merged runs [keep 6, reduce 4].
     #[inline]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows_short::<
+        ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             4,
@@ -435,7 +435,7 @@ pub mod exporter_pytorch {
     /// Plan: arg-reduction over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_3_argmax(x: &[f32], y: &mut [i64]) {
-        ::onnx_aot::__private::kernels::arg_rows_short::<
+        ::onnx_aot::__private::node::arg_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             false,
@@ -449,6 +449,6 @@ pub mod exporter_pytorch {
     /// Plan: hardmax over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_4_hardmax(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::hardmax_rows_short::<_, 3>(x, y);
+        ::onnx_aot::__private::node::hardmax_rows_short::<_, 3>(x, y);
     }
 }

@@ -448,22 +448,20 @@ pub mod glue_detector_head {
             .zip(y.chunks_mut(816))
             .zip(also_0.chunks_mut(816))
         {
-            for (x, y) in x.chunks_exact(30).zip(y.chunks_exact_mut(6)) {
-                ::onnx_aot::__private::kernels::arg_lanes_narrow::<
-                    f32,
-                    ::onnx_aot::__private::Max,
-                    false,
-                    6,
-                    { ::onnx_aot::__private::kernels::narrow_period(6) },
-                    {
-                        ::onnx_aot::__private::kernels::arg_tile(
-                            ::onnx_aot::__private::kernels::narrow_period(6),
-                            4,
-                        )
-                    },
-                >(x, y);
-            }
-            ::onnx_aot::__private::kernels::arg_values(x, y, also_0, 5, 6);
+            ::onnx_aot::__private::node::arg_blocks_narrow::<
+                f32,
+                ::onnx_aot::__private::Max,
+                false,
+                6,
+                { ::onnx_aot::__private::kernels::narrow_period(6) },
+                {
+                    ::onnx_aot::__private::kernels::arg_tile(
+                        ::onnx_aot::__private::kernels::narrow_period(6),
+                        4,
+                    )
+                },
+            >(x, y, 5);
+            ::onnx_aot::__private::node::arg_values(x, y, also_0, 5, 6);
         }
     }
     /// ONNX node 4 `pool`: MaxPool-12 (opset 13).
@@ -473,13 +471,13 @@ pub mod glue_detector_head {
     /// Plan: reduction over merged runs [keep 2, reduce 15].
     #[inline]
     fn node_4_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows_short::<
+        ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             15,

@@ -398,7 +398,7 @@ pub mod glue_reshape {
     /// Plan: arg-reduction over contiguous short rows of 24, unrolled.
     #[inline]
     fn node_1_argmax(x: &[f32], y: &mut [i64]) {
-        ::onnx_aot::__private::kernels::arg_rows_short::<
+        ::onnx_aot::__private::node::arg_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             false,
@@ -412,13 +412,13 @@ pub mod glue_reshape {
     /// Plan: reduction over merged runs [keep 6, reduce 4].
     #[inline]
     fn node_2_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows_short::<
+        ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             4,
@@ -431,6 +431,6 @@ pub mod glue_reshape {
     /// Plan: hardmax over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_5_hardmax(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::hardmax_rows_short::<_, 3>(x, y);
+        ::onnx_aot::__private::node::hardmax_rows_short::<_, 3>(x, y);
     }
 }

@@ -338,15 +338,13 @@ pub mod glue_shape_math {
         let mut tile = [0i64; 2048];
         for (x, out) in x.chunks(24576).zip(y.chunks_mut(2048)) {
             let y = &mut tile[..out.len()];
-            ::onnx_aot::__private::kernels::arg_rows_short::<
+            ::onnx_aot::__private::node::arg_rows_short::<
                 f32,
                 ::onnx_aot::__private::Max,
                 false,
                 12,
             >(x, y);
-            for (o, &i) in out.iter_mut().zip(y.iter()) {
-                *o = ::onnx_aot::__private::kernels::cast_index::<i32>(i);
-            }
+            ::onnx_aot::__private::node::cast_indices::<i32>(y, out);
         }
     }
 }

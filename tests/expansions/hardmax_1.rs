@@ -334,6 +334,6 @@ pub mod hardmax_1 {
     /// Plan: hardmax over contiguous short rows of 12, unrolled.
     #[inline]
     fn node_0_hardmax(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::hardmax_rows_short::<_, 12>(x, y);
+        ::onnx_aot::__private::node::hardmax_rows_short::<_, 12>(x, y);
     }
 }

@@ -342,6 +342,6 @@ pub mod hardmax_11_f16 {
         x: &[::onnx_aot::__private::f16],
         y: &mut [::onnx_aot::__private::f16],
     ) {
-        ::onnx_aot::__private::kernels::hardmax_rows_short::<_, 4>(x, y);
+        ::onnx_aot::__private::node::hardmax_rows_short::<_, 4>(x, y);
     }
 }

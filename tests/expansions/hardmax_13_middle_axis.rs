@@ -334,18 +334,16 @@ pub mod hardmax_13_middle_axis {
     /// Plan: hardmax over 3 rows of 4 lanes, several rows at a time.
     #[inline]
     fn node_0_hardmax(x: &[f64], y: &mut [f64]) {
-        for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(12)) {
-            ::onnx_aot::__private::kernels::hardmax_lanes_narrow::<
-                _,
-                4,
-                { ::onnx_aot::__private::kernels::narrow_period(4) },
-                {
-                    ::onnx_aot::__private::kernels::arg_tile(
-                        ::onnx_aot::__private::kernels::narrow_period(4),
-                        8,
-                    )
-                },
-            >(x, y);
-        }
+        ::onnx_aot::__private::node::hardmax_blocks_narrow::<
+            _,
+            4,
+            { ::onnx_aot::__private::kernels::narrow_period(4) },
+            {
+                ::onnx_aot::__private::kernels::arg_tile(
+                    ::onnx_aot::__private::kernels::narrow_period(4),
+                    8,
+                )
+            },
+        >(x, y, 3);
     }
 }

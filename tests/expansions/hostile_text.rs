@@ -347,7 +347,7 @@ pub mod hostile_text {
     /// Plan: arg-reduction over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
-        ::onnx_aot::__private::kernels::arg_rows_short::<
+        ::onnx_aot::__private::node::arg_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             false,

@@ -408,13 +408,13 @@ pub mod multi_node {
     /// Plan: reduction over merged runs [keep 12, reduce 5].
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows_short::<
+        ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             5,
@@ -427,13 +427,13 @@ pub mod multi_node {
     /// Plan: reduction over merged runs [keep 4, reduce 3].
     #[inline]
     fn node_1_reduce_min(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Min as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows_short::<
+        ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Min,
             3,
@@ -446,7 +446,7 @@ pub mod multi_node {
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
     #[inline]
     fn node_2_argmax(x: &[f32], y: &mut [i64]) {
-        ::onnx_aot::__private::kernels::arg_rows_short::<
+        ::onnx_aot::__private::node::arg_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             false,
@@ -460,6 +460,6 @@ pub mod multi_node {
     /// Plan: hardmax over contiguous short rows of 3, unrolled.
     #[inline]
     fn node_3_hardmax(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::hardmax_rows_short::<_, 3>(x, y);
+        ::onnx_aot::__private::node::hardmax_rows_short::<_, 3>(x, y);
     }
 }

@@ -334,7 +334,7 @@ pub mod onnx_aot_hardmax {
     /// Plan: hardmax over strided axes, kept [(3, 4)], reduced [(2, 12), (4, 1)] (size, stride).
     #[inline]
     fn node_0_hardmax(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::hardmax_general(
+        ::onnx_aot::__private::node::hardmax_general(
             x,
             y,
             &[(3, 4)],

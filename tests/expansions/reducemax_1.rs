@@ -334,13 +334,13 @@ pub mod reducemax_1 {
     /// Plan: reduction over merged runs [reduce 6].
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows::<
+        ::onnx_aot::__private::node::reduce_rows::<
             f32,
             ::onnx_aot::__private::Max,
         >(y, x, 6);

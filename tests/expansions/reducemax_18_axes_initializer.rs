@@ -342,19 +342,17 @@ pub mod reducemax_18_axes_initializer {
         x: &[::onnx_aot::__private::f16],
         y: &mut [::onnx_aot::__private::f16],
     ) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 ::onnx_aot::__private::f16,
             >(),
         );
-        for (x, y) in x.chunks_exact(12).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::__private::kernels::reduce_lanes_narrow::<
-                ::onnx_aot::__private::f16,
-                ::onnx_aot::__private::Max,
-                4,
-                { ::onnx_aot::__private::kernels::narrow_period(4) },
-            >(y, x);
-        }
+        ::onnx_aot::__private::node::reduce_lanes_narrow::<
+            ::onnx_aot::__private::f16,
+            ::onnx_aot::__private::Max,
+            4,
+            { ::onnx_aot::__private::kernels::narrow_period(4) },
+        >(y, x, 12);
     }
 }

@@ -337,19 +337,17 @@ pub mod reducemax_18_bound_axes {
     /// Plan: reduction over merged runs [keep 3, reduce 2, keep 2].
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        for (x, y) in x.chunks_exact(4).zip(y.chunks_exact_mut(2)) {
-            ::onnx_aot::__private::kernels::reduce_lanes_narrow::<
-                f32,
-                ::onnx_aot::__private::Max,
-                2,
-                { ::onnx_aot::__private::kernels::narrow_period(2) },
-            >(y, x);
-        }
+        ::onnx_aot::__private::node::reduce_lanes_narrow::<
+            f32,
+            ::onnx_aot::__private::Max,
+            2,
+            { ::onnx_aot::__private::kernels::narrow_period(2) },
+        >(y, x, 4);
     }
 }

@@ -334,6 +334,6 @@ pub mod reducemax_18_noop {
     /// Plan: copy.
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::copy(y, x);
+        ::onnx_aot::__private::node::copy(y, x);
     }
 }

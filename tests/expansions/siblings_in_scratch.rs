@@ -416,13 +416,13 @@ pub mod siblings_in_scratch {
     /// Plan: reduction over merged runs [keep 40, reduce 3].
     #[inline]
     fn node_0_reduce_min(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::kernels::fill(
+        ::onnx_aot::__private::node::fill(
             y,
             <::onnx_aot::__private::Min as ::onnx_aot::__private::Direction>::identity::<
                 f32,
             >(),
         );
-        ::onnx_aot::__private::kernels::reduce_rows_short::<
+        ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Min,
             3,
@@ -441,22 +441,20 @@ pub mod siblings_in_scratch {
             .zip(y.chunks_mut(816))
             .zip(also_0.chunks_mut(816))
         {
-            for (x, y) in x.chunks_exact(20).zip(y.chunks_exact_mut(4)) {
-                ::onnx_aot::__private::kernels::arg_lanes_narrow::<
-                    f32,
-                    ::onnx_aot::__private::Max,
-                    false,
-                    4,
-                    { ::onnx_aot::__private::kernels::narrow_period(4) },
-                    {
-                        ::onnx_aot::__private::kernels::arg_tile(
-                            ::onnx_aot::__private::kernels::narrow_period(4),
-                            4,
-                        )
-                    },
-                >(x, y);
-            }
-            ::onnx_aot::__private::kernels::arg_values(x, y, also_0, 5, 4);
+            ::onnx_aot::__private::node::arg_blocks_narrow::<
+                f32,
+                ::onnx_aot::__private::Max,
+                false,
+                4,
+                { ::onnx_aot::__private::kernels::narrow_period(4) },
+                {
+                    ::onnx_aot::__private::kernels::arg_tile(
+                        ::onnx_aot::__private::kernels::narrow_period(4),
+                        4,
+                    )
+                },
+            >(x, y, 5);
+            ::onnx_aot::__private::node::arg_values(x, y, also_0, 5, 4);
         }
     }
     /// ONNX node 4 `pick`: ArgMax-13 (opset 13).
@@ -466,7 +464,7 @@ pub mod siblings_in_scratch {
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
     #[inline]
     fn node_4_argmax(x: &[f32], y: &mut [i64]) {
-        ::onnx_aot::__private::kernels::arg_rows_short::<
+        ::onnx_aot::__private::node::arg_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
             false,
@@ -480,20 +478,18 @@ pub mod siblings_in_scratch {
     /// Plan: arg-reduction over 2 rows of 4 lanes, several rows at a time.
     #[inline]
     fn node_5_argmax(x: &[i64], y: &mut [i64]) {
-        for (x, y) in x.chunks_exact(8).zip(y.chunks_exact_mut(4)) {
-            ::onnx_aot::__private::kernels::arg_lanes_narrow::<
-                i64,
-                ::onnx_aot::__private::Max,
-                false,
-                4,
-                { ::onnx_aot::__private::kernels::narrow_period(4) },
-                {
-                    ::onnx_aot::__private::kernels::arg_tile(
-                        ::onnx_aot::__private::kernels::narrow_period(4),
-                        8,
-                    )
-                },
-            >(x, y);
-        }
+        ::onnx_aot::__private::node::arg_blocks_narrow::<
+            i64,
+            ::onnx_aot::__private::Max,
+            false,
+            4,
+            { ::onnx_aot::__private::kernels::narrow_period(4) },
+            {
+                ::onnx_aot::__private::kernels::arg_tile(
+                    ::onnx_aot::__private::kernels::narrow_period(4),
+                    8,
+                )
+            },
+        >(x, y, 2);
     }
 }

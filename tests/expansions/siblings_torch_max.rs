@@ -369,17 +369,11 @@ pub mod siblings_torch_max {
     /// Plan: arg-reduction over 6 rows of 17 lanes, writing each lane's extreme too (the fused `ReduceMax`).
     #[inline]
     fn node_1_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
-        for ((x, y), also_0) in x
-            .chunks_exact(102)
-            .zip(y.chunks_exact_mut(17))
-            .zip(also_0.chunks_exact_mut(17))
-        {
-            ::onnx_aot::__private::kernels::arg_lanes_values::<
-                f32,
-                ::onnx_aot::__private::Max,
-                false,
-                { ::onnx_aot::__private::kernels::arg_tile(17, 4) },
-            >(x, y, also_0, 17);
-        }
+        ::onnx_aot::__private::node::arg_blocks_values::<
+            f32,
+            ::onnx_aot::__private::Max,
+            false,
+            { ::onnx_aot::__private::kernels::arg_tile(17, 4) },
+        >(x, y, also_0, 6, 17);
     }
 }

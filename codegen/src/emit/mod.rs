@@ -429,7 +429,7 @@ impl<'g> Emitter<'g> {
             }
             let (x, _) = self.view(out.value, false);
             let y = format_ident!("out_{}", self.output_fields[i]);
-            body.extend(quote!(#rt::kernels::copy(&mut *#y, #x);));
+            body.extend(quote!(#rt::node::copy(&mut *#y, #x);));
         }
         body
     }

@@ -238,27 +238,21 @@ impl Compute for ArgOp {
         if also.len() != 1 || code.body.is_empty() {
             return code;
         }
-        let k = quote!(#rt::kernels);
+        let (k, node) = (quote!(#rt::kernels), quote!(#rt::node));
         if let Plan::Lanes { r, inner } = self.plan(&input.shape) {
             if inner >= FEW_LANES {
                 // The lane kernel keeps each lane's extreme: it writes it as it goes.
                 let t = elem_tokens(input.dtype, rt);
                 let d = direction_tokens(self.direction, rt);
                 let last = self.select_last_index;
-                let block = lit_usize(r * inner);
+                let rows = lit_usize(r);
                 let size = lit_usize(input.dtype.size());
                 let lanes = lit_usize(inner);
                 return NodeCode {
                     body: quote! {
-                        for ((x, y), also_0) in x
-                            .chunks_exact(#block)
-                            .zip(y.chunks_exact_mut(#lanes))
-                            .zip(also_0.chunks_exact_mut(#lanes))
-                        {
-                            #k::arg_lanes_values::<#t, #d, #last, { #k::arg_tile(#lanes, #size) }>(
-                                x, y, also_0, #lanes,
-                            );
-                        }
+                        #node::arg_blocks_values::<#t, #d, #last, { #k::arg_tile(#lanes, #size) }>(
+                            x, y, also_0, #rows, #lanes,
+                        );
                     },
                     plan: format!(
                         "{}, writing each lane's extreme too (the fused {})",
@@ -280,7 +274,7 @@ impl Compute for ArgOp {
             body: quote! {
                 for ((x, y), also_0) in x.chunks(#tx).zip(y.chunks_mut(#ty)).zip(also_0.chunks_mut(#ty)) {
                     #body
-                    #k::arg_values(x, y, also_0, #r_lit, #inner_lit);
+                    #node::arg_values(x, y, also_0, #r_lit, #inner_lit);
                 }
             },
             plan: format!(
@@ -363,16 +357,12 @@ impl Compute for ArgOp {
         let to = self.index;
         if let (Plan::Rows { r }, None) = (self.plan(&input.shape), self.rounded) {
             if r >= SHORT_ROW {
-                let (k, n) = (quote!(#rt::kernels), lit_usize(r));
+                let (node, n) = (quote!(#rt::node), lit_usize(r));
                 let t = elem_tokens(input.dtype, rt);
                 let d = direction_tokens(self.direction, rt);
                 let last = self.select_last_index;
                 return NodeCode {
-                    body: quote! {
-                        for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
-                            *y = #k::index::<#ity>(#k::arg_row::<#t, #d, #last>(x));
-                        }
-                    },
+                    body: quote!(#node::arg_rows::<#t, #d, #last, #ity>(x, y, #n);),
                     plan: format!(
                         "arg-reduction over contiguous rows of {r}, the indices written as {to} \
                          (the Cast folded into the writes)"
@@ -387,16 +377,14 @@ impl Compute for ArgOp {
         let blocks = (INDEX_TILE / inner.max(1)).max(1);
         let (tx, ty) = (lit_usize(blocks * r * inner), lit_usize(blocks * inner));
         let body = code.body;
-        let k = quote!(#rt::kernels);
+        let node = quote!(#rt::node);
         NodeCode {
             body: quote! {
                 let mut tile = [0i64; #ty];
                 for (x, out) in x.chunks(#tx).zip(y.chunks_mut(#ty)) {
                     let y = &mut tile[..out.len()];
                     #body
-                    for (o, &i) in out.iter_mut().zip(y.iter()) {
-                        *o = #k::cast_index::<#ity>(i);
-                    }
+                    #node::cast_indices::<#ity>(y, out);
                 }
             },
             plan: format!(
@@ -414,7 +402,7 @@ const INDEX_TILE: usize = 2048;
 impl ArgOp {
     /// The body writing INT64 indices into `y`.
     fn emit_i64(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
-        let k = quote!(#rt::kernels);
+        let (k, node) = (quote!(#rt::kernels), quote!(#rt::node));
         let t = elem_tokens(input.dtype, rt);
         let d = direction_tokens(self.direction, rt);
         let last = self.select_last_index;
@@ -428,11 +416,7 @@ impl ArgOp {
                 let to = self.rounded.unwrap_or(input.dtype);
                 let u = elem_tokens(to, rt);
                 NodeCode {
-                    body: quote! {
-                        for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
-                            *y = #k::index::<i64>(#k::arg_row_rounded::<#t, #u, #d, #last>(x));
-                        }
-                    },
+                    body: quote!(#node::arg_rows_rounded::<#t, #u, #d, #last>(x, y, #n);),
                     plan: format!(
                         "arg-reduction over contiguous rows of {r} as rounded to {to}: the \
                          extreme found in {}, then the first element that rounds to it",
@@ -443,32 +427,26 @@ impl ArgOp {
             Plan::Rows { r } if r < SHORT_ROW => {
                 let n = lit_usize(r);
                 NodeCode {
-                    body: quote!(#k::arg_rows_short::<#t, #d, #last, #n>(x, y);),
+                    body: quote!(#node::arg_rows_short::<#t, #d, #last, #n>(x, y);),
                     plan: format!("arg-reduction over contiguous short rows of {r}, unrolled"),
                 }
             }
             Plan::Rows { r } => {
                 let n = lit_usize(r);
                 NodeCode {
-                    body: quote! {
-                        for (x, y) in x.chunks_exact(#n).zip(y.iter_mut()) {
-                            *y = #k::index::<i64>(#k::arg_row::<#t, #d, #last>(x));
-                        }
-                    },
+                    body: quote!(#node::arg_rows::<#t, #d, #last, i64>(x, y, #n);),
                     plan: format!("arg-reduction over contiguous rows of {r}"),
                 }
             }
             Plan::Lanes { r, inner } if inner < FEW_LANES => {
-                let block = lit_usize(r * inner);
+                let rows = lit_usize(r);
                 let size = lit_usize(input.dtype.size());
                 let lanes = lit_usize(inner);
                 let period = quote!({ #k::narrow_period(#lanes) });
                 let tile = quote!({ #k::arg_tile(#k::narrow_period(#lanes), #size) });
                 NodeCode {
                     body: quote! {
-                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#lanes)) {
-                            #k::arg_lanes_narrow::<#t, #d, #last, #lanes, #period, #tile>(x, y);
-                        }
+                        #node::arg_blocks_narrow::<#t, #d, #last, #lanes, #period, #tile>(x, y, #rows);
                     },
                     plan: format!(
                         "arg-reduction over {r} rows of {inner} lanes, several rows at a time"
@@ -476,14 +454,12 @@ impl ArgOp {
                 }
             }
             Plan::Lanes { r, inner } => {
-                let block = lit_usize(r * inner);
+                let rows = lit_usize(r);
                 let size = lit_usize(input.dtype.size());
                 let lanes = lit_usize(inner);
                 NodeCode {
                     body: quote! {
-                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#lanes)) {
-                            #k::arg_lanes::<#t, #d, #last, { #k::arg_tile(#lanes, #size) }>(x, y, #lanes);
-                        }
+                        #node::arg_blocks::<#t, #d, #last, { #k::arg_tile(#lanes, #size) }>(x, y, #rows, #lanes);
                     },
                     plan: format!("arg-reduction over {r} rows of {inner} lanes"),
                 }

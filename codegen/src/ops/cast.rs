@@ -275,7 +275,7 @@ impl Compute for CastOp {
     fn emit(&self, _input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
         let (from, to) = (elem_tokens(self.from, rt), elem_tokens(self.to, rt));
         NodeCode {
-            body: quote!(#rt::kernels::cast::<#from, #to>(x, y);),
+            body: quote!(#rt::node::cast::<#from, #to>(x, y);),
             plan: format!("element by element, {} to {}", self.from, self.to),
         }
     }

@@ -199,7 +199,7 @@ impl Compute for HardmaxOp {
     }
 
     fn emit(&self, input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
-        let k = quote!(#rt::kernels);
+        let (k, node) = (quote!(#rt::kernels), quote!(#rt::node));
         match self.plan(&input.shape) {
             Plan::Nothing => NodeCode {
                 body: quote!(),
@@ -208,45 +208,34 @@ impl Compute for HardmaxOp {
             Plan::Rows { r } if r < SHORT_ROW => {
                 let n = lit_usize(r);
                 NodeCode {
-                    body: quote!(#k::hardmax_rows_short::<_, #n>(x, y);),
+                    body: quote!(#node::hardmax_rows_short::<_, #n>(x, y);),
                     plan: format!("hardmax over contiguous short rows of {r}, unrolled"),
                 }
             }
             Plan::Rows { r } => {
                 let n = lit_usize(r);
                 NodeCode {
-                    body: quote! {
-                        for (x, y) in x.chunks_exact(#n).zip(y.chunks_exact_mut(#n)) {
-                            #k::hardmax_row(x, y);
-                        }
-                    },
+                    body: quote!(#node::hardmax_rows(x, y, #n);),
                     plan: format!("hardmax over contiguous rows of {r}"),
                 }
             }
             Plan::Lanes { r, inner } if inner < FEW_LANES => {
-                let block = lit_usize(r * inner);
+                let rows = lit_usize(r);
                 let size = lit_usize(input.dtype.size());
                 let lanes = lit_usize(inner);
                 let period = quote!({ #k::narrow_period(#lanes) });
                 let tile = quote!({ #k::arg_tile(#k::narrow_period(#lanes), #size) });
                 NodeCode {
                     body: quote! {
-                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#block)) {
-                            #k::hardmax_lanes_narrow::<_, #lanes, #period, #tile>(x, y);
-                        }
+                        #node::hardmax_blocks_narrow::<_, #lanes, #period, #tile>(x, y, #rows);
                     },
                     plan: format!("hardmax over {r} rows of {inner} lanes, several rows at a time"),
                 }
             }
             Plan::Lanes { r, inner } => {
-                let block = lit_usize(r * inner);
-                let lanes = lit_usize(inner);
+                let (rows, lanes) = (lit_usize(r), lit_usize(inner));
                 NodeCode {
-                    body: quote! {
-                        for (x, y) in x.chunks_exact(#block).zip(y.chunks_exact_mut(#block)) {
-                            #k::hardmax_lanes(x, y, #lanes);
-                        }
-                    },
+                    body: quote!(#node::hardmax_blocks(x, y, #rows, #lanes);),
                     plan: format!("hardmax over {r} rows of {inner} lanes"),
                 }
             }
@@ -260,7 +249,7 @@ impl Compute for HardmaxOp {
                 };
                 let (k_runs, r_runs) = (pairs(&kept), pairs(&reduced));
                 NodeCode {
-                    body: quote!(#k::hardmax_general(x, y, #k_runs, #r_runs);),
+                    body: quote!(#node::hardmax_general(x, y, #k_runs, #r_runs);),
                     plan: format!(
                         "hardmax over strided axes, kept {kept:?}, reduced {reduced:?} (size, \
                          stride)"

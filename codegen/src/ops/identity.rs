@@ -61,7 +61,7 @@ impl Compute for IdentityOp {
 
     fn emit(&self, _input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
         NodeCode {
-            body: quote!(#rt::kernels::copy(y, x);),
+            body: quote!(#rt::node::copy(y, x);),
             plan: "copy".to_string(),
         }
     }

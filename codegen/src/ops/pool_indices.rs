@@ -55,7 +55,7 @@ impl PoolIndicesOp {
     fn body(&self, input: &Value, values: bool, rt: &TokenStream) -> TokenStream {
         let (map, size) = Self::map(input);
         let t = elem_tokens(input.dtype, rt);
-        let k = quote!(#rt::kernels);
+        let (k, node) = (quote!(#rt::kernels), quote!(#rt::node));
         let n = lit_usize(size);
         let remap = if self.column_major && map.len() > 1 {
             Self::column_major(map)
@@ -81,7 +81,7 @@ impl PoolIndicesOp {
         };
         quote! {
             for #pattern in #iter.enumerate() {
-                let s = #k::arg_row::<#t, #rt::Max, false>(x);
+                let s = #node::arg_row::<#t, #rt::Max, false>(x);
                 #write
                 #remap
                 *y = #k::index::<i64>(row * #n + s);

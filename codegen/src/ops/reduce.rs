@@ -258,7 +258,7 @@ impl Compute for ReduceOp {
                     let y = &mut tile[..];
                     #body
                 }
-                #rt::kernels::cast::<#t, #u>(&tile, y);
+                #rt::node::cast::<#t, #u>(&tile, y);
             },
             plan: format!(
                 "{} in {}, then written as {to} (a Cast folded into the node)",
@@ -281,7 +281,7 @@ impl ReduceOp {
 
     /// The body in the input's own type, over `x` and `y`.
     fn emit_own(&self, input: &Value, rt: &TokenStream) -> NodeCode {
-        let k = quote!(#rt::kernels);
+        let k = quote!(#rt::node);
         let t = elem_tokens(input.dtype, rt);
         let d = direction_tokens(self.direction, rt);
         match self.plan(&input.shape) {
@@ -294,7 +294,7 @@ impl ReduceOp {
                 plan: "empty input: fill with the reduction's identity".to_string(),
             },
             Plan::Runs(runs) => {
-                let inner = nest(&runs, &k, &t, &d);
+                let inner = nest(&runs, rt, &t, &d);
                 let words: Vec<String> = runs
                     .iter()
                     .map(|r| format!("{}{}", if r.reduced { "reduce " } else { "keep " }, r.size))
@@ -311,61 +311,60 @@ impl ReduceOp {
     }
 }
 
-/// The loop nest of a reduction: outer loops over runs, then the innermost kernel.
-fn nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> TokenStream {
+/// The loop nest of a reduction: outer loops over runs, then the innermost kernel, which also
+/// takes the blocks of the kept run just outside it (when there is one) so that generated code
+/// loops only over deeper nests.
+fn nest(runs: &[Run], rt: &TokenStream, t: &TokenStream, d: &TokenStream) -> TokenStream {
+    let (k, node) = (quote!(#rt::kernels), quote!(#rt::node));
+    let elems = |rs: &[Run]| rs.iter().map(|r| r.size).product::<usize>();
+    let kept = |rs: &[Run]| {
+        rs.iter()
+            .filter(|r| !r.reduced)
+            .map(|r| r.size)
+            .product::<usize>()
+    };
     // The innermost kernel takes the last kept run with the reduced run before it (all its rows
     // in one call, which keeps lanes in registers across rows), or the last reduced run
-    // together with the kept run before it.
-    let (outer, innermost) = match runs {
-        // Two reduced runs around a kept one at the end: the planes folded into a tile first.
-        [.., a, b, c] if a.reduced && !b.reduced && c.reduced => {
+    // together with the kept run before it. `inner` is how many runs it covers.
+    let inner = match runs {
+        [.., a, b, c] if a.reduced && !b.reduced && c.reduced => 3,
+        [.., before, last] if !last.reduced && before.reduced => 2,
+        [] | [.., Run { reduced: false, .. }] => 1,
+        [.., before, _] if !before.reduced => 2,
+        [..] => 1,
+    };
+    let (outer, covered) = runs.split_at(runs.len() - inner.min(runs.len()));
+    // The kept run just outside (before a kernel over lanes or planes) is its blocks.
+    let outer = match outer {
+        [rest @ .., Run { reduced: false, .. }] => rest,
+        _ => outer,
+    };
+    let xs = lit_usize(elems(covered));
+    let ys = lit_usize(kept(covered));
+    let innermost = match covered {
+        [a, _, c] => {
             let (planes, n) = (lit_usize(a.size), lit_usize(c.size));
-            (
-                &runs[..runs.len() - 3],
-                quote!(#k::reduce_planes::<#t, #d, #n>(y, x, #planes);),
-            )
+            quote!(#node::reduce_planes::<#t, #d, #n>(y, x, #planes, #xs, #ys);)
         }
-        [.., before, last] if !last.reduced && before.reduced && last.size < FEW_LANES => {
+        [_, last] if !last.reduced && last.size < FEW_LANES => {
             let c = lit_usize(last.size);
-            (
-                &runs[..runs.len() - 2],
-                quote!(#k::reduce_lanes_narrow::<#t, #d, #c, { #k::narrow_period(#c) }>(y, x);),
-            )
+            quote!(#node::reduce_lanes_narrow::<#t, #d, #c, { #k::narrow_period(#c) }>(y, x, #xs);)
         }
-        [.., before, last] if !last.reduced && before.reduced => (
-            &runs[..runs.len() - 2],
-            quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
-        ),
-        [] | [.., Run { reduced: false, .. }] => (
-            &runs[..runs.len().saturating_sub(1)],
-            quote!(#k::reduce_lanes_rows::<#t, #d>(y, x);),
-        ),
-        [.., before, last] if !before.reduced && last.size < SHORT_ROW => {
+        [_, last] if !last.reduced => quote!(#node::reduce_lanes::<#t, #d>(y, x, #xs, #ys);),
+        [] | [Run { reduced: false, .. }] => quote!(#node::reduce_lanes::<#t, #d>(y, x, #xs, #ys);),
+        [_, last] if last.size < SHORT_ROW => {
             let n = lit_usize(last.size);
-            (
-                &runs[..runs.len() - 2],
-                quote!(#k::reduce_rows_short::<#t, #d, #n>(y, x);),
-            )
-        }
-        [.., before, last] if !before.reduced => {
-            let n = lit_usize(last.size);
-            (
-                &runs[..runs.len() - 2],
-                quote!(#k::reduce_rows::<#t, #d>(y, x, #n);),
-            )
+            quote!(#node::reduce_rows_short::<#t, #d, #n>(y, x);)
         }
         [.., last] => {
             let n = lit_usize(last.size);
-            (
-                &runs[..runs.len() - 1],
-                quote!(#k::reduce_rows::<#t, #d>(y, x, #n);),
-            )
+            quote!(#node::reduce_rows::<#t, #d>(y, x, #n);)
         }
     };
     let mut code = innermost;
     for (i, run) in outer.iter().enumerate().rev() {
         let rest = &runs[i + 1..];
-        let xs = lit_usize(rest.iter().map(|r| r.size).product());
+        let xs = lit_usize(elems(rest));
         if run.reduced {
             code = quote! {
                 for x in x.chunks_exact(#xs) {
@@ -373,7 +372,7 @@ fn nest(runs: &[Run], k: &TokenStream, t: &TokenStream, d: &TokenStream) -> Toke
                 }
             };
         } else {
-            let ys = lit_usize(rest.iter().filter(|r| !r.reduced).map(|r| r.size).product());
+            let ys = lit_usize(kept(rest));
             code = quote! {
                 for (x, y) in x.chunks_exact(#xs).zip(y.chunks_exact_mut(#ys)) {
                     #code

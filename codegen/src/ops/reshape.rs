@@ -317,7 +317,7 @@ impl Compute for ShapeOnlyOp {
 
     fn emit(&self, _input: &Value, _output: &Value, rt: &TokenStream) -> NodeCode {
         NodeCode {
-            body: quote!(#rt::kernels::copy(y, x);),
+            body: quote!(#rt::node::copy(y, x);),
             plan: "copy (the same elements in the same order under the output's shape)".to_string(),
         }
     }

@@ -338,7 +338,7 @@ impl Compute for StridedOp {
         });
         let offset = lit_usize(self.view.offset);
         NodeCode {
-            body: quote!(#rt::kernels::strided_copy(x, y, #offset, &[#(#pairs),*]);),
+            body: quote!(#rt::node::strided_copy(x, y, #offset, &[#(#pairs),*]);),
             plan: format!(
                 "strided copy from offset {} over (size, stride) {runs:?}",
                 self.view.offset

@@ -22,14 +22,20 @@ pub fn arg_values<T: Element>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner
     if inner == 0 || r == 0 {
         return;
     }
-    for (o, (out, &i)) in v.iter_mut().zip(idx).enumerate() {
-        let (block, lane) = (o / inner, o % inner);
-        let Ok(i) = usize::try_from(i) else {
-            continue;
-        };
-        if i < r {
-            if let Some(&e) = x.get((block * r + i) * inner + lane) {
-                *out = e;
+    // Block by block, lane by lane: no division per element.
+    let blocks = v
+        .chunks_mut(inner)
+        .zip(idx.chunks(inner))
+        .zip(x.chunks(r * inner));
+    for ((vs, is), xb) in blocks {
+        for (lane, (out, &i)) in vs.iter_mut().zip(is).enumerate() {
+            let Ok(i) = usize::try_from(i) else {
+                continue;
+            };
+            if i < r {
+                if let Some(&e) = xb.get(i * inner + lane) {
+                    *out = e;
+                }
             }
         }
     }

@@ -38,3 +38,10 @@ pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
 pub use rounded::{arg_row_rounded, Narrowing};
 pub use shared::{copy, fill, split2};
 pub use strided::strided_copy;
+
+// The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
+// constant-sized kernels above.
+#[cfg(debug_assertions)]
+pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
+#[cfg(debug_assertions)]
+pub(crate) use planes::reduce_planes_in;

@@ -218,44 +218,63 @@ pub fn arg_lanes_narrow<
     x: &[T],
     y: &mut [i64],
 ) {
-    let k = W / C;
-    if C == 0 || k == 0 || !W.is_multiple_of(C) {
+    arg_lanes_narrow_in::<T, D, LAST>(x, y, C, W, arg_lanes::<T, D, LAST, TILE>);
+}
+
+/// The widest period of [`narrow_period`] (for fewer than sixteen lanes): the stack the run-time
+/// sized narrow kernels keep.
+pub(crate) const MAX_PERIOD: usize = 128;
+
+/// [`arg_lanes_narrow`] with `c` lanes and the period `w` as run-time values (`c` under
+/// sixteen, `w` at most [`MAX_PERIOD`]; other sizes take the plain lane kernel), over the lane
+/// kernel `lanes` (`lanes(x, y, inner)`: the index of each of `inner` lanes down the rows).
+#[inline(always)]
+pub(crate) fn arg_lanes_narrow_in<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    c: usize,
+    w: usize,
+    lanes: impl FnOnce(&[T], &mut [i64], usize),
+) {
+    let k = w.checked_div(c).unwrap_or(0);
+    if c == 0 || k == 0 || !w.is_multiple_of(c) {
         return;
     }
-    if cfg!(feature = "small-code") {
-        // The plain lane kernel on `C` lanes: less code, and no widened state on the stack.
-        arg_lanes::<T, D, LAST, TILE>(x, y, C);
+    if cfg!(feature = "small-code") || c > LANES || w > MAX_PERIOD {
+        // The plain lane kernel on `c` lanes: less code, and no widened state on the stack.
+        lanes(x, y, c);
         return;
     }
-    let rows = x.len() / C;
+    let rows = x.len() / c;
     let groups = rows / k;
-    let mut best = [T::ZERO; C];
-    let mut best_at = [0usize; C];
+    let mut best = [T::ZERO; LANES];
+    let mut best_at = [0usize; LANES];
     let mut seen = false;
     if groups > 0 {
-        let mut idx = [0i64; W];
-        arg_lanes::<T, D, LAST, TILE>(&x[..groups * W], &mut idx, W);
+        let mut idx = [0i64; MAX_PERIOD];
+        let idx = &mut idx[..w];
+        lanes(&x[..groups * w], idx, w);
         for (j, &q) in idx.iter().enumerate() {
-            let at = q as usize * k + j / C;
-            let v = x[at * C + j % C];
-            let c = j % C;
-            if j < C || beats::<T, D, LAST>(v, at, best[c], best_at[c]) {
-                best[c] = v;
-                best_at[c] = at;
+            let at = q as usize * k + j / c;
+            let v = x[at * c + j % c];
+            let l = j % c;
+            if j < c || beats::<T, D, LAST>(v, at, best[l], best_at[l]) {
+                best[l] = v;
+                best_at[l] = at;
             }
         }
         seen = true;
     }
-    for (at, row) in x.chunks_exact(C).enumerate().skip(groups * k) {
-        for (c, &v) in row.iter().enumerate() {
-            if !seen || beats::<T, D, LAST>(v, at, best[c], best_at[c]) {
-                best[c] = v;
-                best_at[c] = at;
+    for (at, row) in x.chunks_exact(c).enumerate().skip(groups * k) {
+        for (l, &v) in row.iter().enumerate() {
+            if !seen || beats::<T, D, LAST>(v, at, best[l], best_at[l]) {
+                best[l] = v;
+                best_at[l] = at;
             }
         }
         seen = true;
     }
-    for (o, &at) in y.iter_mut().zip(&best_at) {
+    for (o, &at) in y.iter_mut().zip(&best_at[..c]) {
         *o = at as i64;
     }
 }
@@ -276,20 +295,33 @@ pub fn reduce_lanes_narrow<T: Element, D: Direction, const C: usize, const W: us
     acc: &mut [T],
     x: &[T],
 ) {
-    let k = W / C;
-    if C == 0 || k == 0 || !W.is_multiple_of(C) || acc.len() < C {
+    reduce_lanes_narrow_in::<T, D>(acc, x, C, W);
+}
+
+/// [`reduce_lanes_narrow`] with `c` lanes and the period `w` as run-time values (`c` under
+/// sixteen, `w` at most [`MAX_PERIOD`]; other sizes take the plain lane kernel).
+#[inline(always)]
+pub(crate) fn reduce_lanes_narrow_in<T: Element, D: Direction>(
+    acc: &mut [T],
+    x: &[T],
+    c: usize,
+    w: usize,
+) {
+    let k = w.checked_div(c).unwrap_or(0);
+    if c == 0 || k == 0 || !w.is_multiple_of(c) || acc.len() < c {
         return;
     }
-    if cfg!(feature = "small-code") {
-        reduce_lanes_rows::<T, D>(&mut acc[..C], x);
+    if cfg!(feature = "small-code") || w > MAX_PERIOD {
+        reduce_lanes_rows::<T, D>(&mut acc[..c], x);
         return;
     }
-    let groups = x.len() / W;
-    let mut wide = [T::ZERO; W];
-    for (j, w) in wide.iter_mut().enumerate() {
-        *w = acc[j % C];
+    let groups = x.len() / w;
+    let mut wide = [T::ZERO; MAX_PERIOD];
+    let wide = &mut wide[..w];
+    for (j, v) in wide.iter_mut().enumerate() {
+        *v = acc[j % c];
     }
-    reduce_lanes_rows::<T, D>(&mut wide, &x[..groups * W]);
+    reduce_lanes_rows::<T, D>(wide, &x[..groups * w]);
     let fold = |a: T, v: T| {
         if a.is_nan() {
             a
@@ -299,10 +331,10 @@ pub fn reduce_lanes_narrow<T: Element, D: Direction, const C: usize, const W: us
             step::<T, D>(a, v)
         }
     };
-    for (j, &w) in wide.iter().enumerate() {
-        acc[j % C] = fold(acc[j % C], w);
+    for (j, &v) in wide.iter().enumerate() {
+        acc[j % c] = fold(acc[j % c], v);
     }
-    for row in x[groups * W..].chunks_exact(C) {
+    for row in x[groups * w..].chunks_exact(c) {
         for (a, &v) in acc.iter_mut().zip(row) {
             *a = fold(*a, v);
         }
@@ -322,6 +354,10 @@ pub const fn narrow_period(c: usize) -> usize {
     }
     if !w.is_multiple_of(LANES) {
         w = 128 / c * c;
+    }
+    if w == 0 {
+        // More than 128 lanes: not a narrow row (the generator never asks).
+        return c;
     }
     while w < 64 {
         w += w;

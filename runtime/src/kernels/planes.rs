@@ -34,25 +34,46 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
     x: &[T],
     planes: usize,
 ) {
+    reduce_planes_in::<T, D>(y, x, planes, N, |ys, tile| {
+        if N < 32 {
+            reduce_rows_short::<T, D, N>(ys, tile);
+        } else {
+            for (o, row) in ys.iter_mut().zip(tile.chunks_exact(N)) {
+                *o = fold::<T, D>(*o, row);
+            }
+        }
+    });
+}
+
+/// [`reduce_planes`] with rows of `n` (a run-time value); `rows` folds a tile's rows of `n` into
+/// their outputs.
+#[inline(always)]
+pub(crate) fn reduce_planes_in<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+    n: usize,
+    rows_into: impl Fn(&mut [T], &[T]),
+) {
     let rows = y.len();
-    let plane = rows * N;
-    if N == 0 || plane == 0 || x.len() < planes * plane {
+    let plane = rows * n;
+    if n == 0 || plane == 0 || x.len() < planes * plane {
         return;
     }
-    if N > TILE || cfg!(feature = "small-code") {
+    if n > TILE || cfg!(feature = "small-code") {
         // Long rows (or little code and stack): each plane's rows folded straight into `y`.
         for p in x.chunks_exact(plane).take(planes) {
-            for (o, row) in y.iter_mut().zip(p.chunks_exact(N)) {
+            for (o, row) in y.iter_mut().zip(p.chunks_exact(n)) {
                 *o = fold::<T, D>(*o, row);
             }
         }
         return;
     }
-    let per_tile = TILE / N;
+    let per_tile = TILE / n;
     let mut tile = [T::ZERO; TILE];
     for (t, ys) in y.chunks_mut(per_tile).enumerate() {
-        let start = t * per_tile * N;
-        let len = ys.len() * N;
+        let start = t * per_tile * n;
+        let len = ys.len() * n;
         let tile = &mut tile[..len];
         let mut nans = [0u32; LANES / 2];
         let mut tail_nan = false;
@@ -87,7 +108,7 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
                 let row_nan = x
                     .chunks_exact(plane)
                     .take(planes)
-                    .filter_map(|p| p.get(start + k * N..start + (k + 1) * N))
+                    .filter_map(|p| p.get(start + k * n..start + (k + 1) * n))
                     .flatten()
                     .find(|v| v.is_nan());
                 if let (Some(&v), false) = (row_nan, o.is_nan()) {
@@ -95,13 +116,7 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
                 }
             }
         }
-        if N < 32 {
-            reduce_rows_short::<T, D, N>(ys, tile);
-        } else {
-            for (o, row) in ys.iter_mut().zip(tile.chunks_exact(N)) {
-                *o = fold::<T, D>(*o, row);
-            }
-        }
+        rows_into(ys, tile);
     }
 }
 

@@ -1,0 +1,160 @@
+//! ArgMax and ArgMin: the shims generated code calls (see the module [`super`]).
+
+#[cfg(not(debug_assertions))]
+use crate::kernels;
+use crate::{Direction, Element};
+
+use super::{Thin, ThinIndex, ThinRounded};
+
+/// Indices a debug build converts at a time when a node writes them in another type.
+#[cfg(debug_assertions)]
+const INDEX_TILE: usize = 256;
+
+/// Indices of the extreme of each contiguous row of `r` of `x` (`y.len()` rows, `r` from 32),
+/// written as `I`.
+#[inline]
+pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
+    x: &[T],
+    y: &mut [I],
+    r: usize,
+) {
+    #[cfg(debug_assertions)]
+    if r > 0 {
+        let mut tile = [0i64; INDEX_TILE];
+        for (x, out) in x.chunks(INDEX_TILE * r).zip(y.chunks_mut(INDEX_TILE)) {
+            let tile = &mut tile[..out.len()];
+            T::arg_rows(x, tile, r, D::IS_MIN, LAST);
+            I::from_i64s(tile, out);
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    if r > 0 {
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+            *o = kernels::index::<I>(kernels::arg_row::<T, D, LAST>(row));
+        }
+    }
+}
+
+/// Indices of the extreme of each contiguous row of `R` (a few tens at most).
+#[inline]
+pub fn arg_rows_short<T: Thin, D: Direction, const LAST: bool, const R: usize>(
+    x: &[T],
+    y: &mut [i64],
+) {
+    #[cfg(debug_assertions)]
+    T::arg_rows(x, y, R, D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    kernels::arg_rows_short::<T, D, LAST, R>(x, y);
+}
+
+/// The index of the extreme of one contiguous row.
+#[inline]
+#[must_use]
+pub fn arg_row<T: Thin, D: Direction, const LAST: bool>(x: &[T]) -> usize {
+    #[cfg(debug_assertions)]
+    return T::arg_row(x, D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    kernels::arg_row::<T, D, LAST>(x)
+}
+
+/// [`arg_rows`] of `x` as rounded to `U` (a Cast to a narrower float folded into the read).
+#[inline]
+pub fn arg_rows_rounded<T: ThinRounded<U>, U: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    r: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::arg_rows_rounded(x, y, r, D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if r > 0 {
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+            *o = kernels::index::<i64>(kernels::arg_row_rounded::<T, U, D, LAST>(row));
+        }
+    }
+}
+
+/// Arg-reduction along `r` rows of `inner` lanes (sixteen or more), block after block of
+/// `r · inner` elements of `x`, `TILE` lanes at a time ([`kernels::arg_tile`]).
+#[inline]
+pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    r: usize,
+    inner: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if r * inner > 0 {
+        for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner)) {
+            kernels::arg_lanes::<T, D, LAST, TILE>(x, y, inner);
+        }
+    }
+}
+
+/// [`arg_blocks`] that also writes each lane's extreme into `v` (ReduceMax or ReduceMin of the
+/// same lanes, fused).
+#[inline]
+pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    inner: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if r * inner > 0 {
+        let blocks = x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner));
+        for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
+            kernels::arg_lanes_values::<T, D, LAST, TILE>(x, y, v, inner);
+        }
+    }
+}
+
+/// Arg-reduction along `r` rows of `C` lanes (under sixteen), block after block of `r · C`,
+/// read `W / C` rows at a time ([`kernels::narrow_period`]).
+#[inline]
+pub fn arg_blocks_narrow<
+    T: Thin,
+    D: Direction,
+    const LAST: bool,
+    const C: usize,
+    const W: usize,
+    const TILE: usize,
+>(
+    x: &[T],
+    y: &mut [i64],
+    r: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::arg_blocks(x, y, &mut [], (r, C), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if r * C > 0 {
+        for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(C)) {
+            kernels::arg_lanes_narrow::<T, D, LAST, C, W, TILE>(x, y);
+        }
+    }
+}
+
+/// The values of `x` at the indices `idx` of an arg-reduction along `r` rows of `inner` lanes.
+#[inline]
+pub fn arg_values<T: Thin>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: usize) {
+    #[cfg(debug_assertions)]
+    T::arg_values(x, idx, v, r, inner);
+    #[cfg(not(debug_assertions))]
+    kernels::arg_values(x, idx, v, r, inner);
+}
+
+/// INT64 indices written as `I` (a Cast folded into the node).
+#[inline]
+pub fn cast_indices<I: ThinIndex>(x: &[i64], y: &mut [I]) {
+    #[cfg(debug_assertions)]
+    I::from_i64s(x, y);
+    #[cfg(not(debug_assertions))]
+    for (o, &i) in y.iter_mut().zip(x) {
+        *o = kernels::cast_index::<I>(i);
+    }
+}

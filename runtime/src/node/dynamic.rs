@@ -1,0 +1,255 @@
+//! The kernels of debug builds' entry points ([`super::Thin`]): the node's sizes as run-time
+//! values. Every element type, direction and tie rule is compiled here whether a model uses it
+//! or not, so each kernel family has one instance per type, direction and tie rule, built on the
+//! optimized kernels with run-time sizes:
+//! - contiguous rows of 32 and more: the row kernels;
+//! - short rows: a tile of rows turned into lanes (a transposing copy), then the lane kernel;
+//! - lanes down few rows: a tile of blocks gathered side by side into wide rows, then the lane
+//!   kernel; fewer than sixteen lanes: several rows read as one wide row.
+
+use crate::kernels::{
+    arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short, arg_values,
+    fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period, reduce_lanes_narrow_in,
+    reduce_lanes_rows, reduce_planes_in, reduce_rows_short, Narrowing,
+};
+use crate::{Direction, Element, Max};
+
+/// Rows shorter than this take the short-row path, lanes fewer than [`FEW_LANES`] are read
+/// several rows at a time: the generator's thresholds.
+const SHORT_ROW: usize = 32;
+const FEW_LANES: usize = 16;
+
+/// Lanes the lane kernel takes at once here (the optimized build sizes them by type).
+const TILE: usize = 256;
+
+/// Elements of the stack buffer the short-row and few-row paths rearrange a tile in.
+const SPREAD: usize = SHORT_ROW * TILE;
+
+/// Fewer rows than this are not worth rearranging: one row at a time.
+const FEW_ROWS: usize = 64;
+
+/// The lane kernel over `x` (rows of `inner` lanes) into `y` (and `v`, unless empty).
+#[inline(always)]
+fn lanes<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
+    arg_lanes_values::<T, D, LAST, TILE>(x, y, v, inner);
+}
+
+/// Indices of the extreme of each contiguous row of `r` of `x` into `y`.
+pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    r: usize,
+) {
+    match r {
+        0 => {}
+        1 => fill(y, 0),
+        // The commonest short rows (two classes, ...), unrolled as the optimized build does.
+        2 => arg_rows_short::<T, D, LAST, 2>(x, y),
+        3 => arg_rows_short::<T, D, LAST, 3>(x, y),
+        4 => arg_rows_short::<T, D, LAST, 4>(x, y),
+        r if r < SHORT_ROW && y.len() >= FEW_ROWS => {
+            // A tile of rows becomes `r` rows of as many lanes.
+            let mut t = [T::ZERO; SPREAD];
+            for (ys, xs) in y.chunks_mut(TILE).zip(x.chunks(TILE * r)) {
+                let n = ys.len().min(xs.len() / r);
+                let t = &mut t[..n * r];
+                for (k, row) in xs.chunks_exact(r).take(n).enumerate() {
+                    for (j, &v) in row.iter().enumerate() {
+                        if let Some(o) = t.get_mut(j * n + k) {
+                            *o = v;
+                        }
+                    }
+                }
+                lanes::<T, D, LAST>(t, &mut ys[..n], &mut [], n);
+            }
+        }
+        r => {
+            for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+                *o = arg_row::<T, D, LAST>(row) as i64;
+            }
+        }
+    }
+}
+
+/// [`arg_rows`] as rounded to `U` (a Cast to a narrower float folded into the read).
+pub(super) fn arg_rows_rounded<T: Narrowing<U>, U: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    r: usize,
+) {
+    if r == 0 {
+        return;
+    }
+    for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+        *o = arg_row_rounded::<T, U, D, LAST>(row) as i64;
+    }
+}
+
+/// Arg-reduction along `r` rows of `inner` lanes, block after block of `x`; each lane's extreme
+/// into `v` too when `v` is not empty.
+pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    (r, inner): (usize, usize),
+) {
+    let block = r * inner;
+    if block == 0 {
+        return;
+    }
+    if inner < FEW_LANES {
+        // Several rows at a time as one wide row.
+        let w = narrow_period(inner);
+        for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(inner)) {
+            arg_lanes_narrow_in::<T, D, LAST>(x, y, inner, w, |x, y, n| {
+                lanes::<T, D, LAST>(x, y, &mut [], n);
+            });
+        }
+        if !v.is_empty() {
+            arg_values(x, y, v, r, inner);
+        }
+    } else if r < SHORT_ROW && inner < TILE {
+        // Few rows: blocks side by side, so that one call takes many lanes.
+        let per = TILE / inner;
+        let mut t = [T::ZERO; SPREAD];
+        let mut empty: [T; 0] = [];
+        for (b, (xs, ys)) in x
+            .chunks(per * block)
+            .zip(y.chunks_mut(per * inner))
+            .enumerate()
+        {
+            let n = ys.len();
+            let t = &mut t[..r * n];
+            for (k, blk) in xs.chunks_exact(block).enumerate() {
+                for (j, row) in blk.chunks_exact(inner).enumerate() {
+                    if let Some(o) = t.get_mut(j * n + k * inner..j * n + (k + 1) * inner) {
+                        o.copy_from_slice(row);
+                    }
+                }
+            }
+            let vs = v
+                .get_mut(b * per * inner..b * per * inner + n)
+                .unwrap_or(&mut empty);
+            lanes::<T, D, LAST>(t, ys, vs, n);
+        }
+    } else if v.is_empty() {
+        for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(inner)) {
+            lanes::<T, D, LAST>(x, y, &mut [], inner);
+        }
+    } else {
+        let blocks = x.chunks_exact(block).zip(y.chunks_exact_mut(inner));
+        for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
+            lanes::<T, D, LAST>(x, y, v, inner);
+        }
+    }
+}
+
+/// Folds each contiguous row of `n` of `x` into the matching element of `y`.
+pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+    match n {
+        0 => {}
+        2 => reduce_rows_short::<T, D, 2>(y, x),
+        3 => reduce_rows_short::<T, D, 3>(y, x),
+        4 => reduce_rows_short::<T, D, 4>(y, x),
+        n => {
+            for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+                *o = fold::<T, D>(*o, row);
+            }
+        }
+    }
+}
+
+/// Folds each block of `xs` elements of `x` (rows of `ys` lanes) into its block of `ys` of `y`.
+pub(super) fn reduce_lanes<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (xs, ys): (usize, usize),
+) {
+    if xs == 0 || ys == 0 {
+        return;
+    }
+    for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+        if ys < FEW_LANES {
+            reduce_lanes_narrow_in::<T, D>(y, x, ys, narrow_period(ys));
+        } else {
+            reduce_lanes_rows::<T, D>(y, x);
+        }
+    }
+}
+
+/// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `n`: every row of every
+/// plane folded into its element of the block's `ys` outputs.
+pub(super) fn reduce_planes<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (planes, n): (usize, usize),
+    (xs, ys): (usize, usize),
+) {
+    if xs == 0 || ys == 0 {
+        return;
+    }
+    for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+        reduce_planes_in::<T, D>(y, x, planes, n, |ys, tile| {
+            for (o, row) in ys.iter_mut().zip(tile.chunks_exact(n)) {
+                *o = fold::<T, D>(*o, row);
+            }
+        });
+    }
+}
+
+/// Rows (or lanes) whose Hardmax positions are found at a time.
+const AT: usize = 256;
+
+/// Hardmax of each contiguous row of `r`: the row's first maximum (or first NaN), then zeros
+/// and a one.
+pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], r: usize) {
+    match r {
+        0 => return,
+        2 => return hardmax_rows_short::<T, 2>(x, y),
+        3 => return hardmax_rows_short::<T, 3>(x, y),
+        4 => return hardmax_rows_short::<T, 4>(x, y),
+        _ => {}
+    }
+    let mut at = [0i64; AT];
+    for (ys, xs) in y.chunks_mut(AT * r).zip(x.chunks(AT * r)) {
+        let at = &mut at[..xs.len() / r];
+        arg_rows::<T, Max, false>(xs, at, r);
+        fill(ys, T::ZERO);
+        for (row, &a) in ys.chunks_exact_mut(r).zip(at.iter()) {
+            if let Some(o) = usize::try_from(a).ok().and_then(|a| row.get_mut(a)) {
+                *o = T::ONE;
+            }
+        }
+    }
+}
+
+/// Hardmax along `r` rows of `inner` lanes, block after block: the strided Hardmax kernel, or
+/// for fewer than sixteen lanes, each lane's first maximum (or first NaN) read several rows at a
+/// time, then zeros and a one per lane.
+pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) {
+    let block = r * inner;
+    if block == 0 {
+        return;
+    }
+    for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(block)) {
+        if inner >= FEW_LANES {
+            hardmax_lanes(x, y, inner);
+            continue;
+        }
+        let mut at = [0i64; FEW_LANES];
+        let at = &mut at[..inner];
+        arg_blocks::<T, Max, false>(x, at, &mut [], (r, inner));
+        fill(y, T::ZERO);
+        for (l, &a) in at.iter().enumerate() {
+            let i = usize::try_from(a).unwrap_or(usize::MAX);
+            if let Some(o) = i.checked_mul(inner).and_then(|i| y.get_mut(i + l)) {
+                *o = T::ONE;
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Hardmax: the shims generated code calls (see the module [`super`]).
+
+#[cfg(not(debug_assertions))]
+use crate::kernels;
+
+use super::Thin;
+
+/// Hardmax of each contiguous row of `r` (from 32).
+#[inline]
+pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
+    #[cfg(debug_assertions)]
+    T::hardmax_rows(x, y, r);
+    #[cfg(not(debug_assertions))]
+    if r > 0 {
+        for (x, y) in x.chunks_exact(r).zip(y.chunks_exact_mut(r)) {
+            kernels::hardmax_row(x, y);
+        }
+    }
+}
+
+/// Hardmax of each contiguous row of `R` (a few tens at most).
+#[inline]
+pub fn hardmax_rows_short<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
+    #[cfg(debug_assertions)]
+    T::hardmax_rows(x, y, R);
+    #[cfg(not(debug_assertions))]
+    kernels::hardmax_rows_short::<T, R>(x, y);
+}
+
+/// Hardmax along `r` rows of `inner` lanes (sixteen or more), block after block.
+#[inline]
+pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
+    #[cfg(debug_assertions)]
+    T::hardmax_blocks(x, y, r, inner);
+    #[cfg(not(debug_assertions))]
+    if r * inner > 0 {
+        for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(r * inner)) {
+            kernels::hardmax_lanes(x, y, inner);
+        }
+    }
+}
+
+/// Hardmax along `r` rows of `C` lanes (under sixteen), block after block, read `W / C` rows
+/// at a time.
+#[inline]
+pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE: usize>(
+    x: &[T],
+    y: &mut [T],
+    r: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::hardmax_blocks(x, y, r, C);
+    #[cfg(not(debug_assertions))]
+    if r * C > 0 {
+        for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(r * C)) {
+            kernels::hardmax_lanes_narrow::<T, C, W, TILE>(x, y);
+        }
+    }
+}
+
+/// Hardmax over reduced axes that are not contiguous (runs of size and stride).
+#[inline]
+pub fn hardmax_general<T: Thin>(
+    x: &[T],
+    y: &mut [T],
+    kept: &[(usize, usize)],
+    reduced: &[(usize, usize)],
+) {
+    #[cfg(debug_assertions)]
+    T::hardmax_general(x, y, kept, reduced);
+    #[cfg(not(debug_assertions))]
+    kernels::hardmax_general(x, y, kept, reduced);
+}

@@ -1,0 +1,78 @@
+//! ReduceMax and ReduceMin: the shims generated code calls (see the module [`super`]). The
+//! lane and plane kernels take blocks: `x` in blocks of `xs` elements, each folded into its
+//! block of `ys` elements of `y` (one block when the node has no kept axis before them).
+
+#[cfg(not(debug_assertions))]
+use crate::kernels;
+use crate::Direction;
+
+use super::Thin;
+
+/// Folds each contiguous row of `n` of `x` into the matching element of `y` (NaN-propagating).
+#[inline]
+pub fn reduce_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+    #[cfg(debug_assertions)]
+    T::reduce_rows(y, x, n, D::IS_MIN);
+    #[cfg(not(debug_assertions))]
+    kernels::reduce_rows::<T, D>(y, x, n);
+}
+
+/// [`reduce_rows`] for rows of `R`, a few tens at most.
+#[inline]
+pub fn reduce_rows_short<T: Thin, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
+    #[cfg(debug_assertions)]
+    T::reduce_rows(y, x, R, D::IS_MIN);
+    #[cfg(not(debug_assertions))]
+    kernels::reduce_rows_short::<T, D, R>(y, x);
+}
+
+/// Folds the rows of each block of `xs` elements of `x` (rows of `ys` lanes, sixteen or more)
+/// into the block's `ys` elements of `y`.
+#[inline]
+pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
+    #[cfg(debug_assertions)]
+    T::reduce_lanes(y, x, (xs, ys), D::IS_MIN);
+    #[cfg(not(debug_assertions))]
+    if xs > 0 && ys > 0 {
+        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+            kernels::reduce_lanes_rows::<T, D>(y, x);
+        }
+    }
+}
+
+/// [`reduce_lanes`] for rows of `C` lanes (under sixteen), read `W / C` rows at a time.
+#[inline]
+pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize>(
+    y: &mut [T],
+    x: &[T],
+    xs: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::reduce_lanes(y, x, (xs, C), D::IS_MIN);
+    #[cfg(not(debug_assertions))]
+    if xs > 0 && C > 0 {
+        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(C)) {
+            kernels::reduce_lanes_narrow::<T, D, C, W>(y, x);
+        }
+    }
+}
+
+/// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `N`: each row of every
+/// plane folded into its element of the block's `ys` elements of `y`.
+#[inline]
+pub fn reduce_planes<T: Thin, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+    xs: usize,
+    ys: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::reduce_planes(y, x, (planes, N), (xs, ys), D::IS_MIN);
+    #[cfg(not(debug_assertions))]
+    if xs > 0 && ys > 0 {
+        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+            kernels::reduce_planes::<T, D, N>(y, x, planes);
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! The calls generated code makes (`onnx_aot::__private::node`), whole-node, for every element
+//! type, over the sizes on both sides of every threshold (short rows under 32, few lanes under
+//! 16, narrow periods, tiles of lanes), against the ndarray reference of
+//! `onnx_aot_tests::reference`.
+//!
+//! This suite builds the runtime with `debug_assertions`, so these are the debug builds' entry
+//! points (`node::Thin`, run-time sizes: issue 17 item 4); an optimized build runs the kernels
+//! that `kernel_paths.rs` checks one by one, and `cargo test --benches` runs the optimized calls
+//! over the benchmark matrix against its own reference. Inputs come from small pools (ties),
+//! with NaN of both signs, ±inf, ±0 and the types' extremes.
+
+use half::{bf16, f16};
+use ndarray::{ArrayD, IxDyn};
+use onnx_aot::__private::node::{self, Thin, ThinIndex};
+use onnx_aot::{Max, Min};
+use onnx_aot_tests::reference::{self, Elem, Extreme};
+use onnx_aot_tests::rng::Lcg;
+
+/// An element type with a pool of test values.
+trait Pool: Elem + Thin {
+    fn pool(k: u64) -> Self;
+}
+
+macro_rules! int_pool {
+    ($($t:ty)*) => {$(
+        impl Pool for $t {
+            fn pool(k: u64) -> Self {
+                match k % 7 {
+                    0 => <$t>::MIN,
+                    1 => <$t>::MAX,
+                    2 => 0,
+                    k => (k as $t).wrapping_mul(3),
+                }
+            }
+        }
+    )*};
+}
+int_pool!(i8 u8 i16 u16 i32 u32 i64 u64);
+
+macro_rules! float_pool {
+    ($($t:ty => $from:expr),*) => {$(
+        impl Pool for $t {
+            fn pool(k: u64) -> Self {
+                let v: f64 = match k % 12 {
+                    0 => f64::NAN,
+                    1 => -f64::NAN,
+                    2 => f64::INFINITY,
+                    3 => f64::NEG_INFINITY,
+                    4 => 0.0,
+                    5 => -0.0,
+                    k => k as f64 - 8.0,
+                };
+                $from(v)
+            }
+        }
+    )*};
+}
+float_pool!(f32 => |v| v as f32, f64 => |v| v, f16 => f16::from_f64, bf16 => bf16::from_f64);
+
+impl Pool for bool {
+    fn pool(k: u64) -> Self {
+        k.is_multiple_of(3)
+    }
+}
+
+/// `n` values; NaN only when `nan` (so that the common NaN-free paths are reached too).
+fn draw<T: Pool>(g: &mut Lcg, n: usize, nan: bool) -> Vec<T> {
+    (0..n)
+        .map(|_| loop {
+            let v = T::pool(g.next());
+            if nan || !Elem::is_nan(v) {
+                break v;
+            }
+        })
+        .collect()
+}
+
+fn array<T: Pool>(x: &[T], shape: &[usize]) -> ArrayD<T> {
+    ArrayD::from_shape_vec(IxDyn(shape), x.to_vec()).unwrap()
+}
+
+fn same<T: Elem>(got: &[T], want: &[T]) -> bool {
+    got.len() == want.len() && got.iter().zip(want).all(|(a, b)| a.same(*b))
+}
+
+/// Shapes `[outer, r, inner]` across the thresholds.
+fn shapes() -> Vec<[usize; 3]> {
+    let mut v = Vec::new();
+    for r in [1, 2, 3, 4, 5, 17, 31, 32, 33, 70] {
+        for inner in [1, 2, 3, 9, 15, 16, 17, 40, 300] {
+            for outer in [1, 3] {
+                if outer * r * inner <= 3_000 {
+                    v.push([outer, r, inner]);
+                }
+            }
+        }
+    }
+    v
+}
+
+fn arg_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3], max: bool, last: bool) {
+    let extreme = if max { Extreme::Max } else { Extreme::Min };
+    let want = reference::arg(&array(x, &[outer, r, inner]), extreme, 1, false, last);
+    let want: Vec<i64> = want.iter().copied().collect();
+    let mut got = vec![-1i64; outer * inner];
+    let mut vals = vec![T::zero(); outer * inner];
+    let what = format!("{} {outer}x{r}x{inner} max={max} last={last}", T::NAME);
+    match (max, last, inner) {
+        (true, false, 1) => node::arg_rows::<T, Max, false, i64>(x, &mut got, r),
+        (true, true, 1) => node::arg_rows::<T, Max, true, i64>(x, &mut got, r),
+        (false, false, 1) => node::arg_rows::<T, Min, false, i64>(x, &mut got, r),
+        (false, true, 1) => node::arg_rows::<T, Min, true, i64>(x, &mut got, r),
+        (true, false, _) => {
+            node::arg_blocks_values::<T, Max, false, 16>(x, &mut got, &mut vals, r, inner)
+        }
+        (true, true, _) => node::arg_blocks::<T, Max, true, 16>(x, &mut got, r, inner),
+        (false, false, _) => node::arg_blocks::<T, Min, false, 16>(x, &mut got, r, inner),
+        (false, true, _) => {
+            node::arg_blocks_values::<T, Min, true, 16>(x, &mut got, &mut vals, r, inner)
+        }
+    }
+    assert_eq!(got, want, "arg {what}");
+    if inner > 1 && max != last {
+        // The fused ReduceMax/ReduceMin of the same lanes.
+        let want = reference::reduce(
+            &array(x, &[outer, r, inner]),
+            extreme,
+            Some(&[1]),
+            false,
+            false,
+        );
+        let want: Vec<T> = want.iter().copied().collect();
+        assert!(same(&vals, &want), "values {what}: {vals:?} vs {want:?}");
+    }
+}
+
+fn reduce_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3], max: bool) {
+    let extreme = if max { Extreme::Max } else { Extreme::Min };
+    let a = array(x, &[outer, r, inner]);
+    let id = if max { T::lowest() } else { T::highest() };
+    let what = format!("{} {outer}x{r}x{inner} max={max}", T::NAME);
+    // Over the middle axis: blocks of `r · inner` into `inner` lanes.
+    let want: Vec<T> = reference::reduce(&a, extreme, Some(&[1]), false, false)
+        .iter()
+        .copied()
+        .collect();
+    let mut got = vec![id; outer * inner];
+    if max {
+        node::reduce_lanes::<T, Max>(&mut got, x, r * inner, inner);
+    } else {
+        node::reduce_lanes::<T, Min>(&mut got, x, r * inner, inner);
+    }
+    assert!(same(&got, &want), "lanes {what}: {got:?} vs {want:?}");
+    // Over the last axis: rows of `inner`.
+    let want: Vec<T> = reference::reduce(&a, extreme, Some(&[2]), false, false)
+        .iter()
+        .copied()
+        .collect();
+    let mut got = vec![id; outer * r];
+    if max {
+        node::reduce_rows::<T, Max>(&mut got, x, inner);
+    } else {
+        node::reduce_rows::<T, Min>(&mut got, x, inner);
+    }
+    assert!(same(&got, &want), "rows {what}: {got:?} vs {want:?}");
+    // Over the first and last axes (planes), rows of a few constant lengths.
+    let want: Vec<T> = reference::reduce(&a, extreme, Some(&[0, 2]), false, false)
+        .iter()
+        .copied()
+        .collect();
+    let mut got = vec![id; r];
+    let n = x.len();
+    match (max, inner) {
+        (true, 1) => node::reduce_planes::<T, Max, 1>(&mut got, x, outer, n, r),
+        (false, 3) => node::reduce_planes::<T, Min, 3>(&mut got, x, outer, n, r),
+        (true, 40) => node::reduce_planes::<T, Max, 40>(&mut got, x, outer, n, r),
+        (false, 300) => node::reduce_planes::<T, Min, 300>(&mut got, x, outer, n, r),
+        _ => return,
+    }
+    assert!(same(&got, &want), "planes {what}: {got:?} vs {want:?}");
+}
+
+fn hardmax_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3]) {
+    let a = array(x, &[outer, r, inner]);
+    let what = format!("{} {outer}x{r}x{inner}", T::NAME);
+    let want: Vec<T> = reference::hardmax13(&a, 1).iter().copied().collect();
+    let mut got = vec![T::one(); x.len()];
+    node::hardmax_blocks::<T>(x, &mut got, r, inner);
+    assert!(same(&got, &want), "hardmax lanes {what}");
+    let want: Vec<T> = reference::hardmax13(&a, 2).iter().copied().collect();
+    let mut got = vec![T::one(); x.len()];
+    node::hardmax_rows::<T>(x, &mut got, inner);
+    assert!(same(&got, &want), "hardmax rows {what}");
+}
+
+fn every_path<T: Pool>(seed: u64) {
+    let mut g = Lcg(seed);
+    for shape in shapes() {
+        let n: usize = shape.iter().product();
+        for nan in [false, true] {
+            let x: Vec<T> = draw(&mut g, n, nan);
+            for (max, last) in [(true, false), (true, true), (false, false), (false, true)] {
+                arg_case(&x, shape, max, last);
+            }
+            reduce_case(&x, shape, true);
+            reduce_case(&x, shape, false);
+            hardmax_case(&x, shape);
+        }
+    }
+}
+
+macro_rules! every_type {
+    ($($name:ident: $t:ty,)*) => {$(
+        #[test]
+        fn $name() {
+            every_path::<$t>(stringify!($name).len() as u64 * 7919);
+        }
+    )*};
+}
+every_type! {
+    f32_paths: f32, f64_paths: f64, f16_paths: f16, bf16_paths: bf16,
+    i8_paths: i8, u8_paths: u8, i16_paths: i16, u16_paths: u16,
+    i32_paths: i32, u32_paths: u32, i64_paths: i64, u64_paths: u64, bool_paths: bool,
+}
+
+/// Indices written as another type, a tile at a time, as a Cast folded into the node does.
+fn indices_as<I: ThinIndex + Copy + PartialEq + std::fmt::Debug>(cast: impl Fn(i64) -> I) {
+    let mut g = Lcg(5);
+    for (rows, r) in [
+        (0, 40),
+        (1, 40),
+        (255, 33),
+        (256, 32),
+        (257, 100),
+        (1000, 35),
+    ] {
+        let x: Vec<f32> = draw(&mut g, rows * r, true);
+        let mut want = vec![0i64; rows];
+        node::arg_rows::<f32, Max, false, i64>(&x, &mut want, r);
+        let mut got = vec![cast(-1); rows];
+        node::arg_rows::<f32, Max, false, I>(&x, &mut got, r);
+        let want: Vec<I> = want.iter().map(|&i| cast(i)).collect();
+        assert_eq!(got, want, "{rows} rows of {r}");
+        let mut again = vec![cast(-1); rows];
+        let idx: Vec<i64> = (0..rows as i64).map(|i| i * 37).collect();
+        node::cast_indices::<I>(&idx, &mut again);
+        assert_eq!(again, idx.iter().map(|&i| cast(i)).collect::<Vec<I>>());
+    }
+}
+
+#[test]
+fn indices_written_as_other_types() {
+    indices_as::<i32>(|i| i as i32);
+    indices_as::<u8>(|i| i as u8);
+    indices_as::<i16>(|i| i as i16);
+    indices_as::<f32>(|i| i as f32);
+    indices_as::<u64>(|i| i as u64);
+}
+
+#[test]
+fn casts_between_types_in_tiles() {
+    let mut g = Lcg(9);
+    for n in [0, 1, 255, 256, 257, 1000] {
+        let x: Vec<f32> = draw(&mut g, n, true);
+        let mut got = vec![7u8; n];
+        node::cast::<f32, u8>(&x, &mut got);
+        let mut want = vec![7u8; n];
+        onnx_aot::kernels::cast::<f32, u8>(&x, &mut want);
+        assert_eq!(got, want);
+        let mut half = vec![f16::ONE; n];
+        node::cast::<f32, f16>(&x, &mut half);
+        for (h, v) in half.iter().zip(&x) {
+            assert!(h.same(f16::from_f32(*v)), "{v} -> {h}");
+        }
+    }
+}
+
+#[test]
+fn arg_rows_rounded_to_narrower_floats() {
+    let mut g = Lcg(11);
+    for r in [1, 2, 5, 31, 32, 100] {
+        let x: Vec<f32> = (0..r * 20)
+            .map(|_| 1.0 + (g.next() % 64) as f32 * 1e-4)
+            .collect();
+        let mut got = vec![-1i64; 20];
+        node::arg_rows_rounded::<f32, f16, Max, false>(&x, &mut got, r);
+        let rounded: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+        let want = reference::arg(&array(&rounded, &[20, r]), Extreme::Max, 1, false, false);
+        assert_eq!(
+            got,
+            want.iter().copied().collect::<Vec<i64>>(),
+            "rows of {r}"
+        );
+    }
+}
