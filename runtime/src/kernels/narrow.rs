@@ -223,8 +223,9 @@ pub fn arg_lanes_narrow<
         return;
     }
     if cfg!(feature = "small-code") {
-        // The plain lane kernel on `C` lanes: less code, and no widened state on the stack.
-        arg_lanes::<T, D, LAST, TILE>(x, y, C);
+        // The plain lane kernel on `C` lanes: less code, and no widened state on the stack
+        // (one chunk of sixteen lanes, not the tile of the `W` lanes).
+        arg_lanes::<T, D, LAST, LANES>(x, y, C);
         return;
     }
     let rows = x.len() / C;
