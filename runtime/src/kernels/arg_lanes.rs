@@ -4,16 +4,16 @@
 use super::shared::{find_first, nan_pairs, take, take_chunk, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
-/// The stack the running state of [`arg_lanes`] may take: 8 KiB, or 768 bytes with the
-/// `small-code` feature (firmware stacks).
+/// The stack the running state of [`arg_lanes`] may take: 8 KiB, or 256 bytes with the
+/// `small-code` feature (firmware stacks: the whole kernel stays within 1 KiB).
 pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
-    768
+    256
 } else {
     8192
 };
 
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
-/// `u32` row number per lane) lives on the stack and stays within 8 KiB (768 bytes with the
+/// `u32` row number per lane) lives on the stack and stays within 8 KiB (256 bytes with the
 /// `small-code` feature).
 pub const fn arg_tile(inner: usize, elem_size: usize) -> usize {
     let cap = (TILE_BYTES / (elem_size + 4)) / LANES * LANES;
@@ -87,7 +87,10 @@ pub fn arg_lanes_values<T: Element, D: Direction, const LAST: bool, const TILE: 
         let start = t * TILE;
         let end = start + ytile.len();
         let vtile = v.get_mut(start..end).unwrap_or(&mut []);
-        if !arg_tile_pass::<T, D, LAST, TILE, false>(x, ytile, vtile, inner, start, end) {
+        // With `small-code`, the exact pass alone: one tile of state on the stack, not two.
+        if cfg!(feature = "small-code")
+            || !arg_tile_pass::<T, D, LAST, TILE, false>(x, ytile, vtile, inner, start, end)
+        {
             arg_tile_pass::<T, D, LAST, TILE, true>(x, ytile, vtile, inner, start, end);
         }
     }

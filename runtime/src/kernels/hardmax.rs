@@ -10,9 +10,9 @@ use super::shared::{fill, take};
 use crate::{Element, Max};
 
 /// Lanes processed together by the strided Hardmax kernel (their rows as `i64` on the stack:
-/// 2 KiB, or 256 bytes with the `small-code` feature).
+/// 2 KiB, or 128 bytes with the `small-code` feature).
 const TILE: usize = if cfg!(feature = "small-code") {
-    32
+    16
 } else {
     256
 };
@@ -59,7 +59,10 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
         let Some(rows_of) = rows_of.get_mut(..end - start) else {
             return;
         };
-        if !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, &mut [], inner, start, end) {
+        // With `small-code`, the exact pass alone: one tile of state on the stack, not two.
+        if cfg!(feature = "small-code")
+            || !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, &mut [], inner, start, end)
+        {
             arg_tile_pass::<T, Max, false, TILE, true>(x, rows_of, &mut [], inner, start, end);
         }
         for (r, row) in y.chunks_exact_mut(inner).enumerate() {

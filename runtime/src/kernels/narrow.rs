@@ -240,8 +240,13 @@ pub(crate) fn arg_lanes_narrow_in<T: Element, D: Direction, const LAST: bool>(
     if c == 0 || k == 0 || !w.is_multiple_of(c) {
         return;
     }
-    if cfg!(feature = "small-code") || c > LANES || w > MAX_PERIOD {
-        // The plain lane kernel on `c` lanes: less code, and no widened state on the stack.
+    if cfg!(feature = "small-code") {
+        // The plain lane kernel on `c` lanes: less code, and no widened state on the stack
+        // (one chunk of sixteen lanes, not the tile of the `w` lanes).
+        arg_lanes::<T, D, LAST, LANES>(x, y, c);
+        return;
+    }
+    if c > LANES || w > MAX_PERIOD {
         lanes(x, y, c);
         return;
     }

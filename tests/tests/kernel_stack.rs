@@ -1,0 +1,331 @@
+//! The worst-case stack of every public runtime kernel, measured: `examples/kernel-stack` puts
+//! each kernel, on each representative element type, behind an exported entry point; this test
+//! builds it as the firmware is built (fat LTO, `panic=abort`, one object) with and without the
+//! runtime's `small-code` feature, at opt-level "s" and 3, and adds up the frames its x86-64
+//! disassembly shows (`objdump` from binutils; see `kernel_stack/frames.rs`).
+//!
+//! - With `small-code`, no kernel may take more than 1 KiB of stack, at either opt-level; nor
+//!   may the firmware example's entry points (`examples/firmware`, opt-level "s").
+//! - The README's table (between the `kernel-stack` markers) is what this measures. The figures
+//!   depend on the compiler: they are compared when the `rustc` the table names is the one in
+//!   use, and rewritten with `UPDATE_STACK_TABLE=1`. Print them with
+//!   `cargo test -p onnx-aot-tests --test kernel_stack -- --nocapture`.
+//!
+//! The measure is conservative: every push and `sub` of `%rsp` in a function counts, wherever
+//! it is (arguments pushed for a call are on the stack during it). `memset` and `memcpy`, which
+//! the object calls through the GOT, count as their return address. On other hosts than x86-64
+//! the test is skipped.
+
+#[path = "kernel_stack/frames.rs"]
+mod frames;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The bound with `small-code`.
+const SMALL_CODE_LIMIT: u64 = 1024;
+
+/// Element types of the per-type entry points (the crate's `per_type!` list).
+const TYPES: &[&str] = &["f32", "f64", "f16", "bf16", "i8", "i32", "i64"];
+
+/// Kernels with one entry point per type (`stack_KERNEL_TYPE`).
+const KERNELS: &[&str] = &[
+    "arg_row",
+    "arg_rows_short",
+    "arg_lanes",
+    "arg_lanes_values",
+    "arg_lanes_narrow",
+    "arg_values",
+    "reduce_rows",
+    "reduce_rows_short",
+    "reduce_lanes_rows",
+    "reduce_lanes_narrow",
+    "reduce_planes",
+    "fold",
+    "hardmax_row",
+    "hardmax_rows_short",
+    "hardmax_lanes",
+    "hardmax_lanes_narrow",
+    "hardmax_general",
+    "fill",
+    "copy",
+    "strided_copy",
+    "split2",
+];
+
+/// Entry points of one type pair or none (`stack_NAME`).
+const CONVERSIONS: &[&str] = &[
+    "arg_row_rounded_f32_f16",
+    "arg_row_rounded_f32_bf16",
+    "arg_row_rounded_f64_f32",
+    "cast_f32_i64",
+    "cast_f64_f16",
+    "cast_bf16_i8",
+    "index_i32",
+    "cast_index_f32",
+];
+
+/// One build: the runtime's features and the opt-level.
+#[derive(Clone, Copy, PartialEq)]
+struct Config {
+    small_code: bool,
+    opt: &'static str,
+}
+
+const CONFIGS: [Config; 4] = [
+    Config {
+        small_code: true,
+        opt: "s",
+    },
+    Config {
+        small_code: true,
+        opt: "3",
+    },
+    Config {
+        small_code: false,
+        opt: "s",
+    },
+    Config {
+        small_code: false,
+        opt: "3",
+    },
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what} does not run ({e})"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Builds the crate for `config` and returns the symbol table and disassembly of its own
+/// object.
+fn disassemble(config: Config) -> String {
+    // One target directory for the four builds (they run one after the other): the build
+    // dependencies are shared, and each build's archive is read before the next replaces it.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kernel-stack");
+    let features: &[&str] = if config.small_code {
+        &["small-code"]
+    } else {
+        &[]
+    };
+    build(
+        "examples/kernel-stack",
+        &dir,
+        features,
+        &[("CARGO_PROFILE_RELEASE_OPT_LEVEL", config.opt)],
+    );
+    dump(
+        &dir.join("release/libonnx_aot_kernel_stack.a"),
+        "onnx_aot_kernel_stack",
+    )
+}
+
+/// The firmware example as `tests/tests/firmware.rs` builds it (the same target directory:
+/// whichever test comes second finds it built): `small-code`, opt-level "s".
+fn disassemble_firmware() -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("firmware-");
+    build("examples/firmware", &dir, &[], &[]);
+    dump(
+        &dir.join("release/libonnx_aot_firmware.a"),
+        "onnx_aot_firmware",
+    )
+}
+
+/// `cargo build --release` of the crate in `path` (its own workspace).
+fn build(path: &str, dir: &Path, features: &[&str], env: &[(&str, &str)]) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(root().join(path).join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(dir)
+        .envs(env.iter().copied());
+    if !features.is_empty() {
+        cmd.arg("--features").arg(features.join(","));
+    }
+    run(&mut cmd, &format!("the build of {path}"));
+}
+
+/// Symbol table and disassembly of the archive's member whose name starts with `crate_name`
+/// (fat LTO leaves the crate's code in that one object; the others are compiler_builtins).
+fn dump(lib: &Path, crate_name: &str) -> String {
+    let members = run(Command::new("ar").arg("t").arg(lib), "`ar` (binutils)");
+    let member = members
+        .lines()
+        .find(|m| m.starts_with(crate_name))
+        .expect("the crate's object in the archive");
+    let obj = lib.with_file_name(format!("{crate_name}-objects"));
+    std::fs::create_dir_all(&obj).unwrap();
+    run(
+        Command::new("ar")
+            .arg("x")
+            .arg(lib)
+            .arg(member)
+            .current_dir(&obj),
+        "`ar x`",
+    );
+    run(
+        Command::new("objdump")
+            .args(["-t", "-dr", "--no-show-raw-insn"])
+            .arg(obj.join(member)),
+        "`objdump` (binutils)",
+    )
+}
+
+/// Worst-case stack of the firmware example's entry points (`onnx_*`).
+fn measure_firmware() -> BTreeMap<String, u64> {
+    let dump = disassemble_firmware();
+    let funcs = frames::parse(&dump);
+    let entries: BTreeMap<String, u64> = funcs
+        .keys()
+        .filter(|n| n.starts_with("onnx_"))
+        .map(|n| {
+            (
+                n.clone(),
+                frames::worst(&funcs, n).unwrap_or_else(|e| panic!("{n}: {e}")),
+            )
+        })
+        .collect();
+    assert_eq!(
+        entries.len(),
+        4,
+        "the firmware's four entry points: {entries:?}"
+    );
+    entries
+}
+
+/// Worst-case stack of every entry point (by its name without `stack_`) in each config.
+fn measure() -> BTreeMap<String, [u64; 4]> {
+    let mut table: BTreeMap<String, [u64; 4]> = BTreeMap::new();
+    for (c, &config) in CONFIGS.iter().enumerate() {
+        let dump = disassemble(config);
+        let funcs = frames::parse(&dump);
+        let aliases = frames::aliases(&dump);
+        let mut found = 0;
+        let names = funcs.keys().chain(aliases.keys());
+        for name in names.filter(|n| n.starts_with("stack_")) {
+            let code = aliases.get(name).unwrap_or(name);
+            let bytes = frames::worst(&funcs, code).unwrap_or_else(|e| panic!("{name}: {e}"));
+            table.entry(name["stack_".len()..].to_string()).or_default()[c] = bytes;
+            found += 1;
+        }
+        assert_eq!(
+            found,
+            KERNELS.len() * TYPES.len() + CONVERSIONS.len(),
+            "every entry point is in the object"
+        );
+    }
+    table
+}
+
+fn rustc_version() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    run(Command::new(rustc).arg("--version"), "rustc")
+        .trim()
+        .to_string()
+}
+
+/// The README block: two tables of kernels by type ("s" / 3), one of the conversions.
+fn render(
+    table: &BTreeMap<String, [u64; 4]>,
+    firmware: &BTreeMap<String, u64>,
+    rustc: &str,
+) -> String {
+    let mut s = format!(
+        "Worst-case stack in bytes (`cargo test -p onnx-aot-tests --test kernel_stack`;\n\
+         {rustc}, x86_64-unknown-linux-gnu, default target CPU;\n\
+         fat LTO, `panic=abort`): opt-level \"s\" / 3.\n"
+    );
+    for (title, half) in [("`small-code`", 0), ("default kernels", 2)] {
+        s += &format!("\n| {title} | {} |\n", TYPES.join(" | "));
+        s += &format!("| --- |{}\n", " ---: |".repeat(TYPES.len()));
+        for k in KERNELS {
+            let cells: Vec<String> = TYPES
+                .iter()
+                .map(|t| {
+                    let v = table[&format!("{k}_{t}")];
+                    format!("{} / {}", v[half], v[half + 1])
+                })
+                .collect();
+            s += &format!("| {k} | {} |\n", cells.join(" | "));
+        }
+    }
+    s += "\n| conversions | `small-code` | default kernels |\n| --- | ---: | ---: |\n";
+    for name in CONVERSIONS {
+        let v = table[*name];
+        s += &format!("| {name} | {} / {} | {} / {} |\n", v[0], v[1], v[2], v[3]);
+    }
+    let entries: Vec<String> = firmware.iter().map(|(n, b)| format!("`{n}` {b}")).collect();
+    s += &format!(
+        "\nThe firmware example's entry points (`examples/firmware`: `small-code`, opt-level \"s\",\n\
+         the kernels inlined):\n{} bytes.\n",
+        entries.join(", ")
+    );
+    s
+}
+
+const BEGIN: &str = "<!-- kernel-stack:begin -->\n";
+const END: &str = "<!-- kernel-stack:end -->";
+
+#[test]
+fn every_kernel_stays_within_1_kib_with_small_code_and_the_readme_says_so() {
+    if !cfg!(target_arch = "x86_64") {
+        eprintln!("the frame measure reads x86-64 code: skipped");
+        return;
+    }
+    let table = measure();
+    let firmware = measure_firmware();
+    let mut over: Vec<String> = table
+        .iter()
+        .filter(|(_, v)| v[0] > SMALL_CODE_LIMIT || v[1] > SMALL_CODE_LIMIT)
+        .map(|(k, v)| format!("{k}: {} / {} bytes", v[0], v[1]))
+        .collect();
+    over.extend(
+        firmware
+            .iter()
+            .filter(|(_, &b)| b > SMALL_CODE_LIMIT)
+            .map(|(k, b)| format!("firmware {k}: {b} bytes")),
+    );
+    let rustc = rustc_version();
+    let block = render(&table, &firmware, &rustc);
+    println!("{block}");
+    assert_eq!(
+        over,
+        Vec::<String>::new(),
+        "kernels over {SMALL_CODE_LIMIT} bytes of stack with small-code"
+    );
+    let path = root().join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start = readme
+        .find(BEGIN)
+        .expect("the README's kernel-stack begin marker")
+        + BEGIN.len();
+    let end = readme
+        .find(END)
+        .expect("the README's kernel-stack end marker");
+    let published = &readme[start..end];
+    if std::env::var_os("UPDATE_STACK_TABLE").is_some() {
+        let updated = format!("{}{block}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, updated).unwrap();
+    } else if published.contains(&rustc) {
+        assert_eq!(
+            published, block,
+            "the README's stack table is out of date: rerun with UPDATE_STACK_TABLE=1"
+        );
+    } else {
+        eprintln!(
+            "the README's table was measured with another compiler than {rustc}: not compared"
+        );
+    }
+}
