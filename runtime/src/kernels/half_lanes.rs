@@ -1,0 +1,205 @@
+//! Strided f16 and bf16 (reduced axis not last) in their own width: [`reduce_lanes_half`] for
+//! ReduceMax/ReduceMin and [`arg_tile_half`] for the arg-reductions and Hardmax, on the bits,
+//! with NaN found on the side.
+
+use super::half_rows::{bits_of, key, nan_bits, Summary};
+use crate::Direction;
+
+/// Lanes of a chunk of the strided 16-bit kernels (two SSE2 registers per set).
+const HL: usize = 16;
+
+/// Rows of a group of [`arg_tile_half`] (each lane's winning group is read again at the end).
+const GROUP: usize = 16;
+
+/// Lanes of a chunk of [`reduce_lanes_half`]: a whole cache line of each row.
+const RL: usize = 16;
+
+/// Rows [`reduce_lanes_half`] folds while a chunk of lanes keeps its state in registers.
+const ROWS: usize = 16;
+
+/// [`super::reduce_lanes_rows`] of f16 or bf16 bits (`inf`: the magnitude of infinity): every
+/// row of `x` (rows as long as `acc`) folded into `acc`. Returns false, `acc` untouched, if
+/// `acc` holds a NaN (the caller's general kernel then keeps it).
+///
+/// Rows go in groups of sixteen; each chunk of sixteen lanes summarizes its rows and `acc`
+/// ([`Summary`]: one signed max, one signed min and one unsigned max per element) and stores the
+/// extreme back once per group. If a NaN occurred, each lane that met one gets its first NaN.
+/// Out of line: with the lengths known (inlined into generated code), rustc unrolls the loops
+/// whole and no longer vectorizes them.
+#[inline(never)]
+pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i16) -> bool {
+    let n = acc.len();
+    if n == 0 {
+        return true;
+    }
+    if acc.iter().any(|&a| nan_bits(a, inf)) {
+        return false;
+    }
+    let mut nan = false;
+    let mut seen = Summary::of(&[0; RL]);
+    let (chunks, tail) = acc.as_chunks_mut::<RL>();
+    let tail_start = chunks.len() * RL;
+    for group in x.chunks(ROWS * n) {
+        for (c, a) in chunks.iter_mut().enumerate() {
+            let mut s = Summary::of(a);
+            for row in group.chunks_exact(n) {
+                let Some(v) = row.get(c * RL..).and_then(|r| r.first_chunk::<RL>()) else {
+                    break;
+                };
+                s.add(v);
+            }
+            *a = s.extremes::<D>();
+            seen.merge(&s);
+        }
+        for row in group.chunks_exact(n) {
+            let v = row.get(tail_start..).unwrap_or(&[]);
+            for (a, &v) in tail.iter_mut().zip(v) {
+                if nan_bits(v, inf) {
+                    nan = true;
+                } else if D::better(key(v), key(*a)) {
+                    *a = v;
+                }
+            }
+        }
+    }
+    if nan || seen.any_nan(inf) {
+        // The lanes that met a NaN hold a number or a NaN of the pass: each gets its first NaN.
+        for a in acc.iter_mut() {
+            if nan_bits(*a, inf) {
+                *a = 0;
+            }
+        }
+        for row in x.chunks_exact(n) {
+            for (a, &v) in acc.iter_mut().zip(row) {
+                if nan_bits(v, inf) && !nan_bits(*a, inf) {
+                    *a = v;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The fast pass of the strided arg-reduction over lanes `start..end` of every row, for f16 or
+/// bf16 bits: each lane's row into `y` and, if `v` is not empty, its element into `v`. Returns
+/// false, `y` untouched, if the lanes hold a NaN or the rows are too many for its 16-bit group
+/// numbers (the caller's exact pass then decides).
+///
+/// Rows go in groups of sixteen: each group's extreme per lane comes from a [`Summary`] (three
+/// instructions per element), and the running best key and its group are updated once per
+/// group; at the end each lane reads its winning group again for the first (last) row. Out of
+/// line, as [`reduce_lanes_half`].
+#[inline(never)]
+pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[u16],
+    y: &mut [i64],
+    v: &mut [u16],
+    inner: usize,
+    start: usize,
+    end: usize,
+    inf: i16,
+) -> bool {
+    let rows = x.len() / inner;
+    let Some(lanes0) = x.get(start..end) else {
+        return true;
+    };
+    if rows.div_ceil(GROUP) > usize::from(u16::MAX) + 1 {
+        return false;
+    }
+    let n = lanes0.len();
+    let mut best = [0i16; TILE];
+    let mut group_of = [0u16; TILE];
+    let (Some(best), Some(group_of)) = (best.get_mut(..n), group_of.get_mut(..n)) else {
+        return true;
+    };
+    let (bchunks, btail) = best.as_chunks_mut::<HL>();
+    let (gchunks, gtail) = group_of.as_chunks_mut::<HL>();
+    let tail_off = start + bchunks.len() * HL;
+    let mut seen = Summary::of(&[0; HL]);
+    // Across groups: the strictly better extreme wins (the first group holding it), or with
+    // `LAST` a tie too (the last group holding it).
+    let choose = |b: i16, m: i16| {
+        if LAST {
+            !D::better(b, m)
+        } else {
+            D::better(m, b)
+        }
+    };
+    for (g, group) in x.chunks(GROUP * inner).enumerate() {
+        let g16 = g as u16;
+        for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
+            let off = start + c * HL;
+            let mut rows_of = group.chunks_exact(inner);
+            let Some(m0) = rows_of
+                .next()
+                .and_then(|r| r.get(off..))
+                .and_then(|r| r.first_chunk::<HL>())
+            else {
+                return true;
+            };
+            let mut s = Summary::of(m0);
+            for row in rows_of {
+                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<HL>()) else {
+                    return true;
+                };
+                s.add(v);
+            }
+            seen.merge(&s);
+            let e = s.extremes::<D>();
+            let mut m = [0i16; HL];
+            for (m, &e) in m.iter_mut().zip(&e) {
+                *m = key(e);
+            }
+            if g == 0 {
+                *bch = m;
+                continue;
+            }
+            // Selects on local copies: a select stored into place would become a branch.
+            let (mut b, mut a) = (*bch, *gch);
+            for ((b, a), &m) in b.iter_mut().zip(a.iter_mut()).zip(&m) {
+                let t = choose(*b, m);
+                *b = if t { m } else { *b };
+                *a = if t { g16 } else { *a };
+            }
+            *bch = b;
+            *gch = a;
+        }
+        for (k, row) in group.chunks_exact(inner).enumerate() {
+            let vtail = row.get(tail_off..end).unwrap_or(&[]);
+            for ((b, a), &v) in btail.iter_mut().zip(gtail.iter_mut()).zip(vtail) {
+                if nan_bits(v, inf) {
+                    return false;
+                }
+                if (g == 0 && k == 0) || choose(*b, key(v)) {
+                    *b = key(v);
+                    *a = g16;
+                }
+            }
+        }
+    }
+    if seen.any_nan(inf) {
+        return false;
+    }
+    // The row of each lane's extreme within its winning group: the first (last) equal one.
+    for (j, (o, (&b, &g))) in y
+        .iter_mut()
+        .zip(best.iter().zip(group_of.iter()))
+        .enumerate()
+    {
+        let first = usize::from(g) * GROUP;
+        let last = rows.min(first + GROUP);
+        let at = |r: usize| x.get(r * inner + start + j).copied();
+        let equal = |r: &usize| at(*r).is_some_and(|e| key(e) == b);
+        let found = if LAST {
+            (first..last).rev().find(equal)
+        } else {
+            (first..last).find(equal)
+        };
+        let r = found.unwrap_or(first);
+        *o = r as i64;
+        if let Some(out) = v.get_mut(j) {
+            *out = at(r).unwrap_or(bits_of(b));
+        }
+    }
+    true
+}
