@@ -251,6 +251,30 @@ fn strided<T: Half>(rng: &mut Rng, what: &str) {
             }
         }
     }
+    // Hardmax over more lanes than one tile of the 16-bit kernel (1024), NaN or not.
+    for (rows, inner) in [(1, 1100), (17, 1030), (40, 2100)] {
+        for case in 0..2 {
+            let x: Vec<T> = draw(rng, rows * inner, case == 1);
+            let mut h = vec![T::of_bits(0x1234); rows * inner];
+            kernels::hardmax_lanes(&x, &mut h, inner);
+            let mut y = vec![-1i64; inner];
+            kernels::arg_lanes::<T, Min, true, 1024>(&x, &mut y, inner);
+            for j in 0..inner {
+                let l = lane(&x, rows, inner, j);
+                let at = ref_arg(&l, true, false);
+                assert_eq!(
+                    y[j] as usize,
+                    ref_arg(&l, false, true),
+                    "{what} {rows}x{inner}"
+                );
+                for r in 0..rows {
+                    let want = if r == at { T::ONE } else { T::ZERO };
+                    let got = h[r * inner + j].bits();
+                    assert_eq!(got, want.bits(), "{what} {rows}x{inner} lane {j} row {r}");
+                }
+            }
+        }
+    }
     // No rows: the accumulators unchanged.
     let mut acc = vec![T::of_bits(T::POOL[14]); 20];
     kernels::reduce_lanes_rows::<T, Max>(&mut acc, &[]);

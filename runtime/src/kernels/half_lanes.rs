@@ -80,10 +80,20 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
     true
 }
 
+/// Where [`arg_tile_half`] writes: each lane's row into `y` and its element into `v` (when not
+/// empty), and, when `h` (as long as `x`) is not empty, a Hardmax: zeros over the tile's lanes
+/// as the rows are read, then `one` at each lane's row.
+pub(super) struct Out<'a> {
+    pub(super) y: &'a mut [i64],
+    pub(super) v: &'a mut [u16],
+    pub(super) h: &'a mut [u16],
+    pub(super) one: u16,
+}
+
 /// The fast pass of the strided arg-reduction over lanes `start..end` of every row, for f16 or
-/// bf16 bits: each lane's row into `y` and, if `v` is not empty, its element into `v`. Returns
-/// false, `y` untouched, if the lanes hold a NaN or the rows are too many for its 16-bit group
-/// numbers (the caller's exact pass then decides).
+/// bf16 bits, into `out`. Returns false, `y`, `v` untouched (`h` partly zeroed), if the lanes hold
+/// a NaN or the rows are too many for its 16-bit group numbers (the caller's exact pass then
+/// decides).
 ///
 /// Rows go in groups of sixteen: each group's extreme per lane comes from a [`Summary`] (three
 /// instructions per element), and the running best key and its group are updated once per
@@ -92,13 +102,13 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
 #[inline(never)]
 pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
     x: &[u16],
-    y: &mut [i64],
-    v: &mut [u16],
+    out: Out<'_>,
     inner: usize,
     start: usize,
     end: usize,
     inf: i16,
 ) -> bool {
+    let Out { y, v, h, one } = out;
     let rows = x.len() / inner;
     let Some(lanes0) = x.get(start..end) else {
         return true;
@@ -125,8 +135,10 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
             D::better(m, b)
         }
     };
+    let mut hgroups = h.chunks_mut(GROUP * inner);
     for (g, group) in x.chunks(GROUP * inner).enumerate() {
         let g16 = g as u16;
+        let mut hg = hgroups.next();
         for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
             let off = start + c * HL;
             let mut rows_of = group.chunks_exact(inner);
@@ -143,6 +155,13 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
                     return true;
                 };
                 s.add(v);
+            }
+            if let Some(hg) = hg.as_deref_mut() {
+                for o in hg.chunks_exact_mut(inner) {
+                    if let Some(o) = o.get_mut(off..).and_then(|r| r.first_chunk_mut::<HL>()) {
+                        *o = [0; HL];
+                    }
+                }
             }
             seen.merge(&s);
             let e = s.extremes::<D>();
@@ -164,6 +183,11 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
             *bch = b;
             *gch = a;
         }
+        if let Some(hg) = hg {
+            for o in hg.chunks_exact_mut(inner) {
+                super::shared::fill(o.get_mut(tail_off..end).unwrap_or(&mut []), 0);
+            }
+        }
         for (k, row) in group.chunks_exact(inner).enumerate() {
             let vtail = row.get(tail_off..end).unwrap_or(&[]);
             for ((b, a), &v) in btail.iter_mut().zip(gtail.iter_mut()).zip(vtail) {
@@ -181,11 +205,7 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         return false;
     }
     // The row of each lane's extreme within its winning group: the first (last) equal one.
-    for (j, (o, (&b, &g))) in y
-        .iter_mut()
-        .zip(best.iter().zip(group_of.iter()))
-        .enumerate()
-    {
+    for (j, (&b, &g)) in best.iter().zip(group_of.iter()).enumerate() {
         let first = usize::from(g) * GROUP;
         let last = rows.min(first + GROUP);
         let at = |r: usize| x.get(r * inner + start + j).copied();
@@ -196,10 +216,51 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
             (first..last).find(equal)
         };
         let r = found.unwrap_or(first);
-        *o = r as i64;
+        if let Some(o) = y.get_mut(j) {
+            *o = r as i64;
+        }
+        if let Some(o) = h.get_mut(r * inner + start + j) {
+            *o = one;
+        }
         if let Some(out) = v.get_mut(j) {
             *out = at(r).unwrap_or(bits_of(b));
         }
+    }
+    true
+}
+
+/// Hardmax of f16 or bf16 bits along the rows of `x` (`inner` lanes; `one`: the bits of 1), in
+/// tiles of up to 1024 lanes, each in one pass that reads `x` and writes the zeros, then the
+/// ones. Returns false if a NaN occurred (the caller's general kernel then writes `y` again).
+#[inline(never)]
+pub(super) fn hardmax_lanes_half(
+    x: &[u16],
+    y: &mut [u16],
+    inner: usize,
+    inf: i16,
+    one: u16,
+) -> bool {
+    // Few lanes: a small tile, whose state is quick to set up.
+    const SMALL: usize = 64;
+    const TILE: usize = 1024;
+    let mut start = 0;
+    while start < inner {
+        let end = inner.min(start + TILE);
+        let out = Out {
+            y: &mut [],
+            v: &mut [],
+            h: &mut *y,
+            one,
+        };
+        let done = if end - start <= SMALL {
+            arg_tile_half::<crate::Max, false, SMALL>(x, out, inner, start, end, inf)
+        } else {
+            arg_tile_half::<crate::Max, false, TILE>(x, out, inner, start, end, inf)
+        };
+        if !done {
+            return false;
+        }
+        start = end;
     }
     true
 }

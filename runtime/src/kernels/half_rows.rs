@@ -256,9 +256,28 @@ pub(super) fn fold_half<D: Direction>(acc: u16, row: &[u16], inf: i16) -> u16 {
 /// compared.
 #[inline(always)]
 pub(super) fn arg_row_half<D: Direction, const LAST: bool>(x: &[u16], inf: i16) -> usize {
+    arg_row_clearing::<D, LAST, false>(x, &mut [], inf)
+}
+
+/// [`arg_row_half`], writing zeros over `y` (as long as `x`) in the same pass when `CLEAR`.
+#[inline(always)]
+fn arg_row_clearing<D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[u16],
+    y: &mut [u16],
+    inf: i16,
+) -> usize {
     let mut best: Option<(i16, usize)> = None;
+    let mut outs = y.chunks_mut(PART);
     for (p, part) in x.chunks(PART).enumerate() {
-        let Some((k, i)) = part_best::<D, LAST>(part, inf) else {
+        let found = match outs.next() {
+            Some(out) if CLEAR => part_best::<D, LAST, true>(part, out, inf),
+            _ => part_best::<D, LAST, false>(part, &mut [], inf),
+        };
+        let Some((k, i)) = found else {
+            if CLEAR {
+                // The parts after this one are not cleared yet.
+                super::shared::fill(y, 0);
+            }
             return nan_index::<LAST>(x, inf);
         };
         let take = match best {
@@ -276,17 +295,34 @@ pub(super) fn arg_row_half<D: Direction, const LAST: bool>(x: &[u16], inf: i16) 
 /// The extreme key of a non-empty part of a row (at most [`PART`] elements, in L1) and the index
 /// of its first (last) occurrence; `None` if the part holds a NaN. One [`Summary`] pass for the
 /// extreme, then a search of the bits for it (from the start, or from the end with `LAST`)
-/// that stops at the chunk holding it.
+/// that stops at the chunk holding it. With `CLEAR`, writes zeros over `y` (as long as `x`) in
+/// the first pass.
 #[inline(always)]
-fn part_best<D: Direction, const LAST: bool>(x: &[u16], inf: i16) -> Option<(i16, usize)> {
+fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[u16],
+    y: &mut [u16],
+    inf: i16,
+) -> Option<(i16, usize)> {
     let (chunks, rest) = x.as_chunks::<KL>();
     let mut pad = [*x.first()?; KL];
     for (p, &v) in pad.iter_mut().zip(rest) {
         *p = v;
     }
     let mut s = Summary::of(&pad);
-    for ch in chunks {
-        s.add(ch);
+    if CLEAR {
+        // Zeros the optimizer cannot see: stores of a known zero would be merged into one
+        // `memset` after the loads instead of overlapping them.
+        let zero = core::hint::black_box(0u16);
+        let (outs, orest) = y.as_chunks_mut::<KL>();
+        for (ch, o) in chunks.iter().zip(outs) {
+            s.add(ch);
+            *o = [zero; KL];
+        }
+        super::shared::fill(orest, zero);
+    } else {
+        for ch in chunks {
+            s.add(ch);
+        }
     }
     let e = s.total().extreme::<D>(0, inf)?;
     let best = key(e);
@@ -324,8 +360,7 @@ fn part_best<D: Direction, const LAST: bool>(x: &[u16], inf: i16) -> Option<(i16
 /// (or the first NaN).
 #[inline(always)]
 pub(super) fn hardmax_row_half(x: &[u16], y: &mut [u16], inf: i16, one: u16) {
-    let at = arg_row_half::<crate::Max, false>(x, inf);
-    super::shared::fill(y, 0);
+    let at = arg_row_clearing::<crate::Max, false, true>(x, y, inf);
     if let Some(o) = y.get_mut(at) {
         *o = one;
     }

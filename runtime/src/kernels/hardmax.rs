@@ -5,6 +5,7 @@
 use super::arg_lanes::arg_lanes;
 use super::arg_lanes::arg_tile_pass;
 use super::arg_row::{arg_row, arg_row_clearing};
+use super::half_lanes::hardmax_lanes_half;
 use super::half_rows::{bits, hardmax_row_half, inf_of, keyed};
 use super::shared::{fill, take};
 use crate::{Element, Max};
@@ -45,6 +46,15 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     if inner == 0 {
         return;
     }
+    if keyed::<T>() {
+        // f16 and bf16: in their own width, on the bits (the general kernel if a NaN occurred).
+        let one = bits(T::ONE);
+        if let (Some(a), Some(b)) = (T::half_bits(x), T::half_bits_mut(y)) {
+            if hardmax_lanes_half(a, b, inner, inf_of::<T>(), one) {
+                return;
+            }
+        }
+    }
     let rows = x.len() / inner;
     if rows > u32::MAX as usize {
         // More rows than the compact row counters hold: the general kernel.
@@ -63,21 +73,6 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
         };
         if !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, &mut [], inner, start, end) {
             arg_tile_pass::<T, Max, false, TILE, true>(x, rows_of, &mut [], inner, start, end);
-        }
-        if keyed::<T>() {
-            // Zeros by rows (a fill), then each lane's 1 where its row says.
-            for row in y.chunks_exact_mut(inner) {
-                fill(row.get_mut(start..end).unwrap_or(&mut []), T::ZERO);
-            }
-            for (j, &r) in rows_of.iter().enumerate() {
-                let at = usize::try_from(r).unwrap_or(usize::MAX);
-                let o = at.checked_mul(inner).and_then(|a| a.checked_add(start + j));
-                if let Some(o) = o.and_then(|o| y.get_mut(o)) {
-                    *o = T::ONE;
-                }
-            }
-            start = end;
-            continue;
         }
         for (r, row) in y.chunks_exact_mut(inner).enumerate() {
             let Some(outs) = row.get_mut(start..end) else {
