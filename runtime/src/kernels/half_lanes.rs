@@ -37,23 +37,32 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
     }
     let mut nan = false;
     let mut seen = Summary::of(&[0; RL]);
-    let (chunks, tail) = acc.as_chunks_mut::<RL>();
-    let tail_start = chunks.len() * RL;
+    // Whole chunks of lanes, then the lanes past them as one more chunk that ends at `n` (it
+    // overlaps the one before, which a max/min does not mind); fewer lanes than a chunk, one by
+    // one.
+    let full = n / RL;
+    let chunks = if n < RL { 0 } else { n.div_ceil(RL) };
+    let tail_start = if n < RL { 0 } else { n };
     for group in x.chunks(ROWS * n) {
-        for (c, a) in chunks.iter_mut().enumerate() {
+        for c in 0..chunks {
+            let off = if c < full { c * RL } else { n - RL };
+            let Some(a) = acc.get_mut(off..).and_then(|r| r.first_chunk_mut::<RL>()) else {
+                break;
+            };
             let mut s = Summary::of(a);
             for row in group.chunks_exact(n) {
-                let Some(v) = row.get(c * RL..).and_then(|r| r.first_chunk::<RL>()) else {
+                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<RL>()) else {
                     break;
                 };
                 s.add(v);
             }
             *a = s.extremes::<D>();
-            seen.merge(&s);
+            seen.merge_nan(&s);
         }
         for row in group.chunks_exact(n) {
             let v = row.get(tail_start..).unwrap_or(&[]);
-            for (a, &v) in tail.iter_mut().zip(v) {
+            let a = acc.get_mut(tail_start..).unwrap_or(&mut []);
+            for (a, &v) in a.iter_mut().zip(v) {
                 if nan_bits(v, inf) {
                     nan = true;
                 } else if D::better(key(v), key(*a)) {
@@ -117,10 +126,16 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         return false;
     }
     let n = lanes0.len();
+    // Whole chunks of lanes, and the lanes past them as one more chunk that ends at `end` (it
+    // overlaps the one before, with a state of its own); fewer than a chunk of lanes, one by
+    // one (`btail`).
+    let full = n / HL;
+    let slots = if n < HL { n } else { n.div_ceil(HL) * HL };
     let mut best = [0i16; TILE];
     let mut group_of = [0u16; TILE];
-    let (Some(best), Some(group_of)) = (best.get_mut(..n), group_of.get_mut(..n)) else {
-        return true;
+    let (Some(best), Some(group_of)) = (best.get_mut(..slots), group_of.get_mut(..slots)) else {
+        // A tile that is not whole chunks (generated code never passes one): the exact pass.
+        return false;
     };
     let (bchunks, btail) = best.as_chunks_mut::<HL>();
     let (gchunks, gtail) = group_of.as_chunks_mut::<HL>();
@@ -140,7 +155,7 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         let g16 = g as u16;
         let mut hg = hgroups.next();
         for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
-            let off = start + c * HL;
+            let off = if c < full { start + c * HL } else { end - HL };
             let mut rows_of = group.chunks_exact(inner);
             let Some(m0) = rows_of
                 .next()
@@ -163,12 +178,8 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
                     }
                 }
             }
-            seen.merge(&s);
-            let e = s.extremes::<D>();
-            let mut m = [0i16; HL];
-            for (m, &e) in m.iter_mut().zip(&e) {
-                *m = key(e);
-            }
+            seen.merge_nan(&s);
+            let m = s.extreme_keys::<D>();
             if g == 0 {
                 *bch = m;
                 continue;
@@ -205,7 +216,12 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         return false;
     }
     // The row of each lane's extreme within its winning group: the first (last) equal one.
-    for (j, (&b, &g)) in best.iter().zip(group_of.iter()).enumerate() {
+    for j in 0..n {
+        // The state of lane `j`: in the last chunk, which ends at `end`, past the whole ones.
+        let at_state = if j < full * HL { j } else { j + slots - n };
+        let (Some(&b), Some(&g)) = (best.get(at_state), group_of.get(at_state)) else {
+            break;
+        };
         let first = usize::from(g) * GROUP;
         let last = rows.min(first + GROUP);
         let at = |r: usize| x.get(r * inner + start + j).copied();

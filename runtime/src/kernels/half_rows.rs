@@ -132,18 +132,36 @@ impl<const N: usize> Summary<N> {
         }
     }
 
-    /// Merges another summary into this one, lane by lane.
+    /// Merges what [`Summary::any_nan`] reads of another summary into this one, lane by lane.
     #[inline(always)]
-    pub(super) fn merge(&mut self, o: &Self) {
+    pub(super) fn merge_nan(&mut self, o: &Self) {
         for (a, &b) in self.smax.iter_mut().zip(&o.smax) {
             *a = (*a).max(b);
-        }
-        for (a, &b) in self.smin.iter_mut().zip(&o.smin) {
-            *a = (*a).min(b);
         }
         for (a, &b) in self.umax.iter_mut().zip(&o.umax) {
             *a = (*a).max(b);
         }
+    }
+
+    /// The order key ([`key`]) of each lane's extreme, straight from the summary: a negative
+    /// extreme's key is `i16::MIN - bits` (meaningless for a lane whose set holds a NaN).
+    #[inline(always)]
+    pub(super) fn extreme_keys<D: Direction>(&self) -> [i16; N] {
+        let mut k = [0i16; N];
+        for (((o, &a), &b), &c) in k.iter_mut().zip(&self.smax).zip(&self.smin).zip(&self.umax) {
+            *o = if D::better(1i16, 0i16) {
+                if a >= 0 {
+                    a
+                } else {
+                    i16::MIN.wrapping_sub(b)
+                }
+            } else if (c as i16) < 0 {
+                i16::MIN.wrapping_sub(c as i16)
+            } else {
+                b
+            };
+        }
+        k
     }
 
     /// The bits of each lane's extreme (meaningless for a lane whose set holds a NaN, which
@@ -266,6 +284,9 @@ fn arg_row_clearing<D: Direction, const LAST: bool, const CLEAR: bool>(
     y: &mut [u16],
     inf: i16,
 ) -> usize {
+    // The length hidden from the optimizer: where it is known and the loop around this runs
+    // once, rustc unrolls the loops whole and no longer vectorizes them.
+    let x = x.get(..core::hint::black_box(x.len())).unwrap_or(x);
     let mut best: Option<(i16, usize)> = None;
     let mut outs = y.chunks_mut(PART);
     for (p, part) in x.chunks(PART).enumerate() {
@@ -368,6 +389,7 @@ pub(super) fn hardmax_row_half(x: &[u16], y: &mut [u16], inf: i16, one: u16) {
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::{bf16, f16, Max, Min};
 
@@ -399,6 +421,34 @@ mod tests {
             }
             assert_eq!(nan_bits(bits, 0x7c00), a.is_nan());
             assert_eq!(nan_bits(bits, 0x7f80), bf16::from_bits(bits).is_nan());
+        }
+        // The keys straight from a summary are the keys of its extremes, both directions.
+        let mut g = 0x9e37_79b9_u32;
+        for _ in 0..2000 {
+            let mut ch = [0u16; 8];
+            for c in &mut ch {
+                g = g.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                *c = (g >> 16) as u16;
+            }
+            let s = Summary::of(&ch);
+            let (e, k) = (s.extremes::<Max>(), s.extreme_keys::<Max>());
+            assert!(e.iter().zip(&k).all(|(&e, &k)| key(e) == k), "{ch:?}");
+            let (e, k) = (s.extremes::<Min>(), s.extreme_keys::<Min>());
+            assert!(e.iter().zip(&k).all(|(&e, &k)| key(e) == k), "{ch:?}");
+            let mut t = Summary::of(&[ch[0]; 8]);
+            for &c in &ch[1..] {
+                t.add(&[c; 8]);
+            }
+            let nan = ch.iter().any(|&b| nan_bits(b, 0x7c00));
+            assert_eq!(t.any_nan(0x7c00), nan, "{ch:?}");
+            let finite: std::vec::Vec<f32> =
+                ch.iter().map(|&b| f16::from_bits(b).to_f32()).collect();
+            if !nan {
+                let max = finite.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let min = finite.iter().copied().fold(f32::INFINITY, f32::min);
+                assert_eq!(f16::from_bits(t.extremes::<Max>()[0]).to_f32(), max);
+                assert_eq!(f16::from_bits(t.extremes::<Min>()[0]).to_f32(), min);
+            }
         }
         let h = |v: f32| f16::from_f32(v).to_bits();
         let x = [h(1.0), h(f32::NAN), h(3.0), (-f16::NAN).to_bits()];
