@@ -284,9 +284,13 @@ fn arg_row_clearing<D: Direction, const LAST: bool, const CLEAR: bool>(
     y: &mut [u16],
     inf: i16,
 ) -> usize {
-    // The length hidden from the optimizer: where it is known and the loop around this runs
-    // once, rustc unrolls the loops whole and no longer vectorizes them.
-    let x = x.get(..core::hint::black_box(x.len())).unwrap_or(x);
+    // For Hardmax, the length hidden from the optimizer: where it is known and the loop around
+    // this runs once (Hardmax-11 over a whole tensor), the generated code took 4.5 times as long.
+    let x = if CLEAR {
+        x.get(..core::hint::black_box(x.len())).unwrap_or(x)
+    } else {
+        x
+    };
     let mut best: Option<(i16, usize)> = None;
     let mut outs = y.chunks_mut(PART);
     for (p, part) in x.chunks(PART).enumerate() {
