@@ -11,7 +11,8 @@ const HL: usize = 16;
 /// Rows of a group of [`arg_tile_half`] (each lane's winning group is read again at the end).
 const GROUP: usize = 16;
 
-/// Lanes of a chunk of [`reduce_lanes_half`]: a whole cache line of each row.
+/// Lanes of a chunk of [`reduce_lanes_half`] (thirty-two, a whole cache line of each row, ran
+/// out of registers and measured slower).
 const RL: usize = 16;
 
 /// Rows [`reduce_lanes_half`] folds while a chunk of lanes keeps its state in registers.

@@ -1,7 +1,7 @@
-//! Contiguous rows of f16 and bf16 compared in their own width: each element's bits become a
-//! 16-bit order key in registers (no conversion pass, no buffer), the extreme is kept in `i16`
-//! lanes and NaN is flagged on the side by the largest magnitude. Also the key helpers the
-//! strided 16-bit kernels ([`super::half_lanes`]) share.
+//! Contiguous rows of f16 and bf16 compared in their own width, on their bits (no conversion
+//! pass, no buffer): a [`Summary`] per lane (the largest and smallest bits as `i16`, the largest
+//! as `u16`) gives the extreme and whether a NaN occurred; order keys ([`key`]) compare the
+//! extremes. Also the helpers the strided 16-bit kernels ([`super::half_lanes`]) share.
 
 use crate::{DType, Direction, Element};
 
@@ -268,7 +268,7 @@ pub(super) fn fold_half<D: Direction>(acc: u16, row: &[u16], inf: i16) -> u16 {
     }
 }
 
-/// [`super::arg_row`] of f16 or bf16 bits: the same index (a NaN wins, the first or the last).
+/// [`super::arg_row()`] of f16 or bf16 bits: the same index (a NaN wins, the first or the last).
 ///
 /// The row goes in parts of up to 1024 elements ([`part_best`]), whose answers are then
 /// compared.
