@@ -109,21 +109,20 @@ pub trait Element: Copy + PartialEq + core::fmt::Debug + sealed::Sealed + 'stati
     fn read_le(bytes: &[u8]) -> Option<Self>;
     /// Writes the element as little-endian bytes into `out` (`DTYPE.size()` bytes).
     fn write_le(self, out: &mut [u8]);
-    /// For f16 and bf16: the order key of a number (an `i16` whose integer order is the float
-    /// order, `-0` and `+0` both 0), or `nan` for a NaN. Kernels compare 16-bit floats as keys
-    /// in their own width. 0 for the other types, which never call it.
+    /// For f16 and bf16: the bits of a slice (the same memory as `u16`); `None` for the other
+    /// types. The 16-bit kernels read f16 and bf16 through these.
     #[doc(hidden)]
     #[inline(always)]
-    fn key16(self, nan: i16) -> i16 {
-        let _ = nan;
-        0
+    fn half_bits(x: &[Self]) -> Option<&[u16]> {
+        let _ = x;
+        None
     }
-    /// For f16 and bf16: the number of a key (`+0` for 0); the type's zero for the others.
+    /// [`Element::half_bits`] of a mutable slice.
     #[doc(hidden)]
     #[inline(always)]
-    fn from_key16(key: i16) -> Self {
-        let _ = key;
-        Self::ZERO
+    fn half_bits_mut(x: &mut [Self]) -> Option<&mut [u16]> {
+        let _ = x;
+        None
     }
 }
 
@@ -225,14 +224,12 @@ macro_rules! half_element {
                 for (o, b) in out.iter_mut().zip(self.to_le_bytes()) { *o = b; }
             }
             #[inline(always)]
-            fn key16(self, nan: i16) -> i16 {
-                // A select, not a branch: the conversion loops vectorize.
-                if self.is_nan() { nan } else { half_key(self.to_bits()) }
+            fn half_bits(x: &[Self]) -> Option<&[u16]> {
+                Some(half::slice::HalfFloatSliceExt::reinterpret_cast(x))
             }
             #[inline(always)]
-            fn from_key16(key: i16) -> Self {
-                let magnitude = key.unsigned_abs();
-                $t::from_bits(if key < 0 { 0x8000 | magnitude } else { magnitude })
+            fn half_bits_mut(x: &mut [Self]) -> Option<&mut [u16]> {
+                Some(half::slice::HalfFloatSliceExt::reinterpret_cast_mut(x))
             }
         }
     )*};

@@ -1,6 +1,8 @@
 //! The strided arg-reduction (ArgMax, ArgMin along an outer axis): [`arg_lanes`] takes tiles
 //! of lanes down the rows, sized by [`arg_tile`].
 
+use super::half_lanes::{arg_tile_half, Out};
+use super::half_rows::{inf_of, keyed};
 use super::shared::{find_first, nan_pairs, take, take_chunk, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
@@ -114,6 +116,19 @@ pub(super) fn arg_tile_pass<
     start: usize,
     end: usize,
 ) -> bool {
+    if !EXACT && keyed::<T>() {
+        // f16 and bf16: in their own width, on the bits.
+        if let Some(b) = T::half_bits(x) {
+            let v = T::half_bits_mut(v).unwrap_or(&mut []);
+            let out = Out {
+                y,
+                v,
+                h: &mut [],
+                one: 0,
+            };
+            return arg_tile_half::<D, LAST, TILE>(b, out, inner, start, end, inf_of::<T>());
+        }
+    }
     if !EXACT && x.len() / inner >= GROUPED_ROWS {
         return arg_tile_groups::<T, D, LAST, TILE>(x, y, v, inner, start, end);
     }

@@ -1,7 +1,7 @@
 //! The contiguous arg-reduction (ArgMax, ArgMin along the last axis): [`arg_row`] and its
 //! parts, blocks and lanes, its clearing form for Hardmax, and the `small-code` variant.
 
-use super::half_rows::{arg_row_keyed, keyed};
+use super::half_rows::{arg_row_half, inf_of, keyed};
 use super::shared::{
     fill, lane_mask, lanes_extreme, nan_pairs, row_extreme, step, take_chunk, LANES,
 };
@@ -33,8 +33,10 @@ const BLOCK: usize = 16 * LANES;
 #[inline]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     if keyed::<T>() {
-        // f16 and bf16: compared as 16-bit keys by the integer kernel.
-        return arg_row_keyed::<T, D, LAST>(x);
+        // f16 and bf16: in their own width, on the bits.
+        if let Some(b) = T::half_bits(x) {
+            return arg_row_half::<D, LAST>(b, inf_of::<T>());
+        }
     }
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
 }

@@ -1,100 +1,401 @@
-//! Contiguous rows of f16 and bf16 compared in their own width: each part of a row is turned
-//! into 16-bit order keys on the stack (one conversion per element, NaN given the key that wins
-//! for the direction), and the integer kernels run on the keys.
+//! Contiguous rows of f16 and bf16 compared in their own width, on their bits (no conversion
+//! pass, no buffer): a [`Summary`] per lane (the largest and smallest bits as `i16`, the largest
+//! as `u16`) gives the extreme and whether a NaN occurred; order keys ([`key`]) compare the
+//! extremes. Also the helpers the strided 16-bit kernels ([`super::half_lanes`]) share.
 
-use super::arg_row::arg_row;
-use super::reduce::fold;
-use crate::{DType, Direction, Element, Max};
+use crate::{DType, Direction, Element};
 
-/// Elements per part of a row converted at once (2 KiB of keys on the stack).
+/// Lanes of the contiguous 16-bit kernels: four SSE2 registers per set.
+pub(super) const KL: usize = 32;
+
+/// Elements per part of a row in [`arg_row_half`]: each part is read twice, the second time
+/// from L1.
 const PART: usize = 1024;
 
-/// Whether `T` is compared by 16-bit keys here (f16 and bf16, unless the `small-code` feature
-/// asks for the compact kernels).
+/// Whether `T` is compared by 16-bit keys (f16 and bf16, unless the `small-code` feature asks
+/// for the compact kernels).
 #[inline(always)]
 pub(super) fn keyed<T: Element>() -> bool {
     matches!(T::DTYPE, DType::F16 | DType::BF16) && !cfg!(feature = "small-code")
 }
 
-/// The key a NaN gets: the one that wins for the direction (no number's key reaches it).
+/// The magnitude bits of infinity: a larger magnitude is a NaN.
 #[inline(always)]
-fn nan_key<D: Direction>() -> i16 {
-    if D::better(1i16, 0i16) {
-        i16::MAX
+pub(super) fn inf_of<T: Element>() -> i16 {
+    if matches!(T::DTYPE, DType::F16) {
+        0x7c00
     } else {
-        i16::MIN
+        0x7f80
     }
 }
 
-/// [`arg_row`] of an f16 or bf16 row by keys: the same index (a NaN wins, first or last).
-#[inline]
-pub(super) fn arg_row_keyed<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
-    let nan = nan_key::<D>();
-    let mut keys = [0i16; PART];
-    let mut best: Option<(i16, usize)> = None;
-    for (p, part) in x.chunks(PART).enumerate() {
-        let Some(k) = keys.get_mut(..part.len()) else {
-            break;
-        };
-        for (o, &v) in k.iter_mut().zip(part) {
-            *o = v.key16(nan);
+/// The bits of an f16 or bf16 value (0 for other types, which never call it).
+#[inline(always)]
+pub(super) fn bits<T: Element>(v: T) -> u16 {
+    T::half_bits(core::slice::from_ref(&v))
+        .and_then(|b| b.first().copied())
+        .unwrap_or(0)
+}
+
+/// The f16 or bf16 value of bits `b` (`like` itself for other types, which never call it).
+#[inline(always)]
+pub(super) fn from_bits<T: Element>(b: u16, like: T) -> T {
+    let mut v = [like];
+    if let Some(o) = T::half_bits_mut(&mut v).and_then(|s| s.first_mut()) {
+        *o = b;
+    }
+    v[0]
+}
+
+/// The magnitude of a 16-bit float's bits (a NaN's is above [`inf_of`]).
+#[inline(always)]
+pub(super) fn mag(b: u16) -> i16 {
+    (b & 0x7fff) as i16
+}
+
+/// The order key of a 16-bit float's bits: sign-magnitude turned into two's complement, so that
+/// integer order is float order and `-0`, `+0` are both 0 (meaningless for NaN, flagged apart).
+#[inline(always)]
+pub(super) fn key(b: u16) -> i16 {
+    let s = (b as i16) >> 15;
+    (mag(b) ^ s).wrapping_sub(s)
+}
+
+/// The bits of the number with key `k` (`+0` for 0).
+#[inline(always)]
+pub(super) fn bits_of(k: i16) -> u16 {
+    let m = k.unsigned_abs();
+    if k < 0 {
+        0x8000 | m
+    } else {
+        m
+    }
+}
+
+/// Whether `b` are the bits of a NaN (`inf`: [`inf_of`]).
+#[inline(always)]
+pub(super) fn nan_bits(b: u16, inf: i16) -> bool {
+    mag(b) > inf
+}
+
+/// The first (last, with `LAST`) NaN of `x`, or 0.
+#[inline(never)]
+fn nan_index<const LAST: bool>(x: &[u16], inf: i16) -> usize {
+    let hit = |b: &u16| nan_bits(*b, inf);
+    let found = if LAST {
+        x.iter().rposition(hit)
+    } else {
+        x.iter().position(hit)
+    };
+    found.unwrap_or(0)
+}
+
+/// A running summary of a set of 16-bit float bits, per lane: the largest and smallest as
+/// `i16` and the largest as `u16`. Two max and one min per element (three SSE2 instructions and
+/// a sign flip), and they give both extremes and whether a NaN is in the set
+/// ([`Summary::extreme`]).
+#[derive(Clone, Copy)]
+pub(super) struct Summary<const N: usize> {
+    smax: [i16; N],
+    smin: [i16; N],
+    umax: [u16; N],
+}
+
+impl<const N: usize> Summary<N> {
+    /// The summary of one element per lane.
+    #[inline(always)]
+    pub(super) fn of(ch: &[u16; N]) -> Self {
+        let mut s = [0i16; N];
+        for (o, &b) in s.iter_mut().zip(ch) {
+            *o = b as i16;
         }
-        let i = arg_row::<i16, D, LAST>(k);
-        let Some(&kv) = k.get(i) else {
-            continue;
+        Summary {
+            smax: s,
+            smin: s,
+            umax: *ch,
+        }
+    }
+
+    /// Adds one element per lane.
+    #[inline(always)]
+    pub(super) fn add(&mut self, ch: &[u16; N]) {
+        for (((a, b), c), &v) in self
+            .smax
+            .iter_mut()
+            .zip(self.smin.iter_mut())
+            .zip(self.umax.iter_mut())
+            .zip(ch)
+        {
+            *a = (*a).max(v as i16);
+            *b = (*b).min(v as i16);
+            *c = (*c).max(v);
+        }
+    }
+
+    /// Merges what [`Summary::any_nan`] reads of another summary into this one, lane by lane.
+    #[inline(always)]
+    pub(super) fn merge_nan(&mut self, o: &Self) {
+        for (a, &b) in self.smax.iter_mut().zip(&o.smax) {
+            *a = (*a).max(b);
+        }
+        for (a, &b) in self.umax.iter_mut().zip(&o.umax) {
+            *a = (*a).max(b);
+        }
+    }
+
+    /// The order key ([`key`]) of each lane's extreme, straight from the summary: a negative
+    /// extreme's key is `i16::MIN - bits` (meaningless for a lane whose set holds a NaN).
+    #[inline(always)]
+    pub(super) fn extreme_keys<D: Direction>(&self) -> [i16; N] {
+        let mut k = [0i16; N];
+        for (((o, &a), &b), &c) in k.iter_mut().zip(&self.smax).zip(&self.smin).zip(&self.umax) {
+            *o = if D::better(1i16, 0i16) {
+                if a >= 0 {
+                    a
+                } else {
+                    i16::MIN.wrapping_sub(b)
+                }
+            } else if (c as i16) < 0 {
+                i16::MIN.wrapping_sub(c as i16)
+            } else {
+                b
+            };
+        }
+        k
+    }
+
+    /// The bits of each lane's extreme (meaningless for a lane whose set holds a NaN, which
+    /// [`Summary::any_nan`] tells).
+    #[inline(always)]
+    pub(super) fn extremes<D: Direction>(&self) -> [u16; N] {
+        // Branch-free selects (see [`extreme_of`]), so that the lanes stay vectors.
+        let mut e = [0u16; N];
+        for (((o, &a), &b), &c) in e.iter_mut().zip(&self.smax).zip(&self.smin).zip(&self.umax) {
+            *o = if D::better(1i16, 0i16) {
+                if a >= 0 {
+                    a as u16
+                } else {
+                    b as u16
+                }
+            } else if (c as i16) < 0 {
+                c
+            } else {
+                b as u16
+            };
+        }
+        e
+    }
+
+    /// The bits of lane `l`'s extreme, or `None` if its set holds a NaN (`inf`: [`inf_of`]).
+    #[inline(always)]
+    pub(super) fn extreme<D: Direction>(&self, l: usize, inf: i16) -> Option<u16> {
+        let (smax, smin, umax) = (*self.smax.get(l)?, *self.smin.get(l)?, *self.umax.get(l)?);
+        extreme_of::<D>(smax, smin, umax, inf)
+    }
+
+    /// Whether a lane's set holds a NaN.
+    #[inline(always)]
+    pub(super) fn any_nan(&self, inf: i16) -> bool {
+        let smax = self.smax.iter().copied().fold(i16::MIN, i16::max);
+        let umax = self.umax.iter().copied().fold(0, u16::max);
+        smax > inf || umax > 0x8000 | inf as u16
+    }
+
+    /// The summary of every lane together, as one.
+    #[inline(always)]
+    pub(super) fn total(&self) -> Summary<1> {
+        Summary {
+            smax: [self.smax.iter().copied().fold(i16::MIN, i16::max)],
+            smin: [self.smin.iter().copied().fold(i16::MAX, i16::min)],
+            umax: [self.umax.iter().copied().fold(0, u16::max)],
+        }
+    }
+}
+
+/// The extreme of a set summarized by its `i16` max and min and its `u16` max; `None` if it
+/// holds a NaN. Non-negative numbers order as their bits; negative ones as their magnitudes,
+/// reversed: the largest is the largest `i16` if any is non-negative, else the smallest `i16`;
+/// the smallest is the largest `u16` if any is negative, else the smallest `i16`. A positive NaN
+/// is above infinity as `i16`, a negative one above -infinity as `u16`.
+#[inline(always)]
+fn extreme_of<D: Direction>(smax: i16, smin: i16, umax: u16, inf: i16) -> Option<u16> {
+    if smax > inf || umax > 0x8000 | inf as u16 {
+        return None;
+    }
+    Some(if D::better(1i16, 0i16) {
+        if smax >= 0 {
+            smax as u16
+        } else {
+            smin as u16
+        }
+    } else if umax >= 0x8000 {
+        umax
+    } else {
+        smin as u16
+    })
+}
+
+/// [`super::fold`] of f16 or bf16 bits (`inf`: [`inf_of`]): the bits of the result (a NaN if
+/// `acc` is one, otherwise the row's first NaN).
+#[inline(always)]
+pub(super) fn fold_half<D: Direction>(acc: u16, row: &[u16], inf: i16) -> u16 {
+    if nan_bits(acc, inf) || row.is_empty() {
+        return acc;
+    }
+    let (chunks, rest) = row.as_chunks::<KL>();
+    let mut s = Summary::of(&[acc; KL]);
+    for ch in chunks {
+        s.add(ch);
+    }
+    let mut t = s.total();
+    for &v in rest {
+        t.add(&[v]);
+    }
+    match t.extreme::<D>(0, inf) {
+        Some(e) => {
+            // The extreme, unless `acc` is as extreme (then `acc`, whose zero may be signed
+            // otherwise).
+            if D::better(key(e), key(acc)) {
+                e
+            } else {
+                acc
+            }
+        }
+        None => row
+            .get(nan_index::<false>(row, inf))
+            .copied()
+            .unwrap_or(acc),
+    }
+}
+
+/// [`super::arg_row()`] of f16 or bf16 bits: the same index (a NaN wins, the first or the last).
+///
+/// The row goes in parts of up to 1024 elements ([`part_best`]), whose answers are then
+/// compared.
+#[inline(always)]
+pub(super) fn arg_row_half<D: Direction, const LAST: bool>(x: &[u16], inf: i16) -> usize {
+    arg_row_clearing::<D, LAST, false>(x, &mut [], inf)
+}
+
+/// [`arg_row_half`], writing zeros over `y` (as long as `x`) in the same pass when `CLEAR`.
+#[inline(always)]
+fn arg_row_clearing<D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[u16],
+    y: &mut [u16],
+    inf: i16,
+) -> usize {
+    // For Hardmax, the length hidden from the optimizer: where it is known and the loop around
+    // this runs once (Hardmax-11 over a whole tensor), the generated code took 4.5 times as long.
+    let x = if CLEAR {
+        x.get(..core::hint::black_box(x.len())).unwrap_or(x)
+    } else {
+        x
+    };
+    let mut best: Option<(i16, usize)> = None;
+    let mut outs = y.chunks_mut(PART);
+    for (p, part) in x.chunks(PART).enumerate() {
+        let found = match outs.next() {
+            Some(out) if CLEAR => part_best::<D, LAST, true>(part, out, inf),
+            _ => part_best::<D, LAST, false>(part, &mut [], inf),
+        };
+        let Some((k, i)) = found else {
+            if CLEAR {
+                // The parts after this one are not cleared yet.
+                super::shared::fill(y, 0);
+            }
+            return nan_index::<LAST>(x, inf);
         };
         let take = match best {
             None => true,
-            Some((b, _)) if LAST => !D::better(b, kv),
-            Some((b, _)) => D::better(kv, b),
+            Some((b, _)) if LAST => !D::better(b, k),
+            Some((b, _)) => D::better(k, b),
         };
         if take {
-            best = Some((kv, p * PART + i));
+            best = Some((k, p * PART + i));
         }
     }
     best.map_or(0, |(_, i)| i)
 }
 
-/// [`fold`] of an f16 or bf16 row by keys: the same result (a NaN if the row or `acc` holds
-/// one; the sign of a zero result may differ, which the contract leaves open).
-#[inline]
-pub(super) fn fold_keyed<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
-    if acc.is_nan() || row.is_empty() {
-        return acc;
+/// The extreme key of a non-empty part of a row (at most [`PART`] elements, in L1) and the index
+/// of its first (last) occurrence; `None` if the part holds a NaN. One [`Summary`] pass for the
+/// extreme, then a search of the bits for it (from the start, or from the end with `LAST`)
+/// that stops at the chunk holding it. With `CLEAR`, writes zeros over `y` (as long as `x`) in
+/// the first pass.
+#[inline(always)]
+fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
+    x: &[u16],
+    y: &mut [u16],
+    inf: i16,
+) -> Option<(i16, usize)> {
+    let (chunks, rest) = x.as_chunks::<KL>();
+    let mut pad = [*x.first()?; KL];
+    for (p, &v) in pad.iter_mut().zip(rest) {
+        *p = v;
     }
-    let nan = nan_key::<D>();
-    let mut keys = [0i16; PART];
-    let mut k_acc = acc.key16(nan);
-    for part in row.chunks(PART) {
-        let Some(k) = keys.get_mut(..part.len()) else {
-            break;
-        };
-        for (o, &v) in k.iter_mut().zip(part) {
-            *o = v.key16(nan);
+    let mut s = Summary::of(&pad);
+    if CLEAR {
+        // Zeros the optimizer cannot see: stores of a known zero would be merged into one
+        // `memset` after the loads instead of overlapping them.
+        let zero = core::hint::black_box(0u16);
+        let (outs, orest) = y.as_chunks_mut::<KL>();
+        for (ch, o) in chunks.iter().zip(outs) {
+            s.add(ch);
+            *o = [zero; KL];
         }
-        k_acc = fold::<i16, D>(k_acc, k);
-        if k_acc == nan {
-            // The first NaN of the row.
-            return row.iter().copied().find(|v| v.is_nan()).unwrap_or(acc);
+        super::shared::fill(orest, zero);
+    } else {
+        for ch in chunks {
+            s.add(ch);
         }
     }
-    T::from_key16(k_acc)
+    let e = s.total().extreme::<D>(0, inf)?;
+    let best = key(e);
+    // The elements equal to the extreme: its bits, or either zero.
+    let zero = mag(e) == 0;
+    let hit = |b: u16| if zero { mag(b) == 0 } else { b == e };
+    let any = |ch: &[u16; KL]| ch.iter().fold(false, |h, &b| h | hit(b));
+    let found = if LAST {
+        rest.iter()
+            .rposition(|&b| hit(b))
+            .map(|i| chunks.len() * KL + i)
+            .or_else(|| {
+                let c = chunks.iter().rposition(any)?;
+                let i = chunks.get(c)?.iter().rposition(|&b| hit(b))?;
+                Some(c * KL + i)
+            })
+    } else {
+        let c = chunks.iter().position(any);
+        match c {
+            Some(c) => chunks
+                .get(c)?
+                .iter()
+                .position(|&b| hit(b))
+                .map(|i| c * KL + i),
+            None => rest
+                .iter()
+                .position(|&b| hit(b))
+                .map(|i| chunks.len() * KL + i),
+        }
+    };
+    Some((best, found.unwrap_or(0)))
 }
 
-/// Hardmax of an f16 or bf16 row by keys: zeros, then a 1 at the first maximum (or NaN).
-#[inline]
-pub(super) fn hardmax_row_keyed<T: Element>(x: &[T], y: &mut [T]) {
-    super::shared::fill(y, T::ZERO);
-    let at = arg_row_keyed::<T, Max, false>(x);
+/// Hardmax of an f16 or bf16 row (`one`: the bits of 1): zeros, then a 1 at the first maximum
+/// (or the first NaN).
+#[inline(always)]
+pub(super) fn hardmax_row_half(x: &[u16], y: &mut [u16], inf: i16, one: u16) {
+    let at = arg_row_clearing::<crate::Max, false, true>(x, y, inf);
     if let Some(o) = y.get_mut(at) {
-        *o = T::ONE;
+        *o = one;
     }
 }
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
-    use crate::{bf16, f16, Min};
+    use crate::{bf16, f16, Max, Min};
 
     #[test]
     fn keys_round_trip_and_keep_the_order() {
@@ -102,11 +403,11 @@ mod tests {
             for (v, back) in [
                 (
                     f16::from_bits(bits).to_f32(),
-                    f16::from_key16(f16::from_bits(bits).key16(0)).to_f32(),
+                    f16::from_bits(bits_of(key(bits))).to_f32(),
                 ),
                 (
                     bf16::from_bits(bits).to_f32(),
-                    bf16::from_key16(bf16::from_bits(bits).key16(0)).to_f32(),
+                    bf16::from_bits(bits_of(key(bits))).to_f32(),
                 ),
             ] {
                 if !v.is_nan() {
@@ -114,16 +415,53 @@ mod tests {
                     assert_eq!(v, back, "bits {bits:#06x}");
                 }
             }
+            let (a, b) = (
+                f16::from_bits(bits),
+                f16::from_bits(bits.wrapping_mul(40503)),
+            );
+            if !a.is_nan() && !b.is_nan() {
+                assert_eq!(key(bits) > key(b.to_bits()), a > b, "{bits:#06x}");
+                assert_eq!(key(bits) == key(b.to_bits()), a == b, "{bits:#06x}");
+            }
+            assert_eq!(nan_bits(bits, 0x7c00), a.is_nan());
+            assert_eq!(nan_bits(bits, 0x7f80), bf16::from_bits(bits).is_nan());
         }
-        // NaN takes the key that wins for the direction.
-        assert_eq!(f16::NAN.key16(nan_key::<Max>()), i16::MAX);
-        assert_eq!((-bf16::NAN).key16(nan_key::<Min>()), i16::MIN);
-        let x = [f16::from_f32(1.0), f16::NAN, f16::from_f32(3.0), f16::NAN];
-        assert_eq!(arg_row_keyed::<f16, Max, false>(&x), 1);
-        assert_eq!(arg_row_keyed::<f16, Min, true>(&x), 3);
-        assert!(fold_keyed::<f16, Max>(f16::NEG_INFINITY, &x).is_nan());
-        let y = [f16::from_f32(-0.0), f16::from_f32(0.0), f16::from_f32(-2.0)];
-        assert_eq!(arg_row_keyed::<f16, Max, true>(&y), 1);
-        assert_eq!(fold_keyed::<f16, Min>(f16::INFINITY, &y).to_f32(), -2.0);
+        // The keys straight from a summary are the keys of its extremes, both directions.
+        let mut g = 0x9e37_79b9_u32;
+        for _ in 0..2000 {
+            let mut ch = [0u16; 8];
+            for c in &mut ch {
+                g = g.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                *c = (g >> 16) as u16;
+            }
+            let s = Summary::of(&ch);
+            let (e, k) = (s.extremes::<Max>(), s.extreme_keys::<Max>());
+            assert!(e.iter().zip(&k).all(|(&e, &k)| key(e) == k), "{ch:?}");
+            let (e, k) = (s.extremes::<Min>(), s.extreme_keys::<Min>());
+            assert!(e.iter().zip(&k).all(|(&e, &k)| key(e) == k), "{ch:?}");
+            let mut t = Summary::of(&[ch[0]; 8]);
+            for &c in &ch[1..] {
+                t.add(&[c; 8]);
+            }
+            let nan = ch.iter().any(|&b| nan_bits(b, 0x7c00));
+            assert_eq!(t.any_nan(0x7c00), nan, "{ch:?}");
+            let finite: std::vec::Vec<f32> =
+                ch.iter().map(|&b| f16::from_bits(b).to_f32()).collect();
+            if !nan {
+                let max = finite.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let min = finite.iter().copied().fold(f32::INFINITY, f32::min);
+                assert_eq!(f16::from_bits(t.extremes::<Max>()[0]).to_f32(), max);
+                assert_eq!(f16::from_bits(t.extremes::<Min>()[0]).to_f32(), min);
+            }
+        }
+        let h = |v: f32| f16::from_f32(v).to_bits();
+        let x = [h(1.0), h(f32::NAN), h(3.0), (-f16::NAN).to_bits()];
+        assert_eq!(arg_row_half::<Max, false>(&x, 0x7c00), 1);
+        assert_eq!(arg_row_half::<Min, true>(&x, 0x7c00), 3);
+        assert_eq!(fold_half::<Max>(h(-1.0), &x, 0x7c00), x[1]);
+        let y = [h(-0.0), h(0.0), h(-2.0)];
+        assert_eq!(arg_row_half::<Max, true>(&y, 0x7c00), 1);
+        assert_eq!(arg_row_half::<Max, false>(&y, 0x7c00), 0);
+        assert_eq!(fold_half::<Min>(h(f32::INFINITY), &y, 0x7c00), h(-2.0));
     }
 }

@@ -5,7 +5,8 @@
 use super::arg_lanes::arg_lanes;
 use super::arg_lanes::arg_tile_pass;
 use super::arg_row::{arg_row, arg_row_clearing};
-use super::half_rows::{hardmax_row_keyed, keyed};
+use super::half_lanes::hardmax_lanes_half;
+use super::half_rows::{bits, hardmax_row_half, inf_of, keyed};
 use super::shared::{fill, take};
 use crate::{Element, Max};
 
@@ -21,9 +22,11 @@ const TILE: usize = if cfg!(feature = "small-code") {
 #[inline(always)]
 pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
     if keyed::<T>() && x.len() == y.len() {
-        // f16 and bf16: compared as 16-bit keys by the integer kernel.
-        hardmax_row_keyed(x, y);
-        return;
+        // f16 and bf16: in their own width, on the bits.
+        if let (Some(a), Some(b)) = (T::half_bits(x), T::half_bits_mut(y)) {
+            hardmax_row_half(a, b, inf_of::<T>(), bits(T::ONE));
+            return;
+        }
     }
     let idx = if x.len() == y.len() {
         arg_row_clearing::<T, Max, false, true>(x, y)
@@ -42,6 +45,15 @@ pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
 pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     if inner == 0 {
         return;
+    }
+    if keyed::<T>() {
+        // f16 and bf16: in their own width, on the bits (the general kernel if a NaN occurred).
+        let one = bits(T::ONE);
+        if let (Some(a), Some(b)) = (T::half_bits(x), T::half_bits_mut(y)) {
+            if hardmax_lanes_half(a, b, inner, inf_of::<T>(), one) {
+                return;
+            }
+        }
     }
     let rows = x.len() / inner;
     if rows > u32::MAX as usize {

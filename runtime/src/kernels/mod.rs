@@ -11,6 +11,7 @@
 mod arg_lanes;
 mod arg_row;
 mod gather;
+mod half_lanes;
 mod half_rows;
 mod hardmax;
 mod index;

@@ -1,7 +1,8 @@
 //! The lane reductions (ReduceMax, ReduceMin): rows folded into an accumulator lane by lane,
 //! and contiguous rows folded into one value each.
 
-use super::half_rows::{fold_keyed, keyed};
+use super::half_lanes::reduce_lanes_half;
+use super::half_rows::{bits, fold_half, from_bits, inf_of, keyed};
 use super::shared::{find_first, row_extreme, step, take_chunk, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
@@ -26,6 +27,14 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     let n = acc.len();
     if n == 0 {
         return;
+    }
+    if keyed::<T>() {
+        // f16 and bf16: in their own width, on the bits.
+        if let (Some(a), Some(b)) = (T::half_bits(x), T::half_bits_mut(acc)) {
+            if reduce_lanes_half::<D>(b, a, inf_of::<T>()) {
+                return;
+            }
+        }
     }
     let mut nans = [0u32; LANES / 2];
     let mut tail_nan = false;
@@ -76,8 +85,10 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
 #[inline]
 pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if keyed::<T>() {
-        // f16 and bf16: compared as 16-bit keys by the integer kernel.
-        return fold_keyed::<T, D>(acc, row);
+        // f16 and bf16: in their own width, on the bits.
+        if let Some(b) = T::half_bits(row) {
+            return from_bits(fold_half::<D>(bits(acc), b, inf_of::<T>()), acc);
+        }
     }
     if acc.is_nan() {
         return acc;

@@ -1,0 +1,283 @@
+//! Strided f16 and bf16 (reduced axis not last) in their own width: [`reduce_lanes_half`] for
+//! ReduceMax/ReduceMin and [`arg_tile_half`] for the arg-reductions and Hardmax, on the bits,
+//! with NaN found on the side.
+
+use super::half_rows::{bits_of, key, nan_bits, Summary};
+use crate::Direction;
+
+/// Lanes of a chunk of the strided 16-bit kernels (two SSE2 registers per set).
+const HL: usize = 16;
+
+/// Rows of a group of [`arg_tile_half`] (each lane's winning group is read again at the end).
+const GROUP: usize = 16;
+
+/// Lanes of a chunk of [`reduce_lanes_half`] (thirty-two, a whole cache line of each row, ran
+/// out of registers and measured slower).
+const RL: usize = 16;
+
+/// Rows [`reduce_lanes_half`] folds while a chunk of lanes keeps its state in registers.
+const ROWS: usize = 16;
+
+/// [`super::reduce_lanes_rows`] of f16 or bf16 bits (`inf`: the magnitude of infinity): every
+/// row of `x` (rows as long as `acc`) folded into `acc`. Returns false, `acc` untouched, if
+/// `acc` holds a NaN (the caller's general kernel then keeps it).
+///
+/// Rows go in groups of sixteen; each chunk of sixteen lanes summarizes its rows and `acc`
+/// ([`Summary`]: one signed max, one signed min and one unsigned max per element) and stores the
+/// extreme back once per group. If a NaN occurred, each lane that met one gets its first NaN.
+/// Out of line: with the lengths known (inlined into generated code), rustc unrolls the loops
+/// whole and no longer vectorizes them.
+#[inline(never)]
+pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i16) -> bool {
+    let n = acc.len();
+    if n == 0 {
+        return true;
+    }
+    if acc.iter().any(|&a| nan_bits(a, inf)) {
+        return false;
+    }
+    let mut nan = false;
+    let mut seen = Summary::of(&[0; RL]);
+    // Whole chunks of lanes, then the lanes past them as one more chunk that ends at `n` (it
+    // overlaps the one before, which a max/min does not mind); fewer lanes than a chunk, one by
+    // one.
+    let full = n / RL;
+    let chunks = if n < RL { 0 } else { n.div_ceil(RL) };
+    let tail_start = if n < RL { 0 } else { n };
+    for group in x.chunks(ROWS * n) {
+        for c in 0..chunks {
+            let off = if c < full { c * RL } else { n - RL };
+            let Some(a) = acc.get_mut(off..).and_then(|r| r.first_chunk_mut::<RL>()) else {
+                break;
+            };
+            let mut s = Summary::of(a);
+            for row in group.chunks_exact(n) {
+                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<RL>()) else {
+                    break;
+                };
+                s.add(v);
+            }
+            *a = s.extremes::<D>();
+            seen.merge_nan(&s);
+        }
+        for row in group.chunks_exact(n) {
+            let v = row.get(tail_start..).unwrap_or(&[]);
+            let a = acc.get_mut(tail_start..).unwrap_or(&mut []);
+            for (a, &v) in a.iter_mut().zip(v) {
+                if nan_bits(v, inf) {
+                    nan = true;
+                } else if D::better(key(v), key(*a)) {
+                    *a = v;
+                }
+            }
+        }
+    }
+    if nan || seen.any_nan(inf) {
+        // The lanes that met a NaN hold a number or a NaN of the pass: each gets its first NaN.
+        for a in acc.iter_mut() {
+            if nan_bits(*a, inf) {
+                *a = 0;
+            }
+        }
+        for row in x.chunks_exact(n) {
+            for (a, &v) in acc.iter_mut().zip(row) {
+                if nan_bits(v, inf) && !nan_bits(*a, inf) {
+                    *a = v;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Where [`arg_tile_half`] writes: each lane's row into `y` and its element into `v` (when not
+/// empty), and, when `h` (as long as `x`) is not empty, a Hardmax: zeros over the tile's lanes
+/// as the rows are read, then `one` at each lane's row.
+pub(super) struct Out<'a> {
+    pub(super) y: &'a mut [i64],
+    pub(super) v: &'a mut [u16],
+    pub(super) h: &'a mut [u16],
+    pub(super) one: u16,
+}
+
+/// The fast pass of the strided arg-reduction over lanes `start..end` of every row, for f16 or
+/// bf16 bits, into `out`. Returns false, `y`, `v` untouched (`h` partly zeroed), if the lanes hold
+/// a NaN or the rows are too many for its 16-bit group numbers (the caller's exact pass then
+/// decides).
+///
+/// Rows go in groups of sixteen: each group's extreme per lane comes from a [`Summary`] (three
+/// instructions per element), and the running best key and its group are updated once per
+/// group; at the end each lane reads its winning group again for the first (last) row. Out of
+/// line, as [`reduce_lanes_half`].
+#[inline(never)]
+pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[u16],
+    out: Out<'_>,
+    inner: usize,
+    start: usize,
+    end: usize,
+    inf: i16,
+) -> bool {
+    let Out { y, v, h, one } = out;
+    let rows = x.len() / inner;
+    let Some(lanes0) = x.get(start..end) else {
+        return true;
+    };
+    if rows.div_ceil(GROUP) > usize::from(u16::MAX) + 1 {
+        return false;
+    }
+    let n = lanes0.len();
+    // Whole chunks of lanes, and the lanes past them as one more chunk that ends at `end` (it
+    // overlaps the one before, with a state of its own); fewer than a chunk of lanes, one by
+    // one (`btail`).
+    let full = n / HL;
+    let slots = if n < HL { n } else { n.div_ceil(HL) * HL };
+    let mut best = [0i16; TILE];
+    let mut group_of = [0u16; TILE];
+    let (Some(best), Some(group_of)) = (best.get_mut(..slots), group_of.get_mut(..slots)) else {
+        // A tile that is not whole chunks (generated code never passes one): the exact pass.
+        return false;
+    };
+    let (bchunks, btail) = best.as_chunks_mut::<HL>();
+    let (gchunks, gtail) = group_of.as_chunks_mut::<HL>();
+    let tail_off = start + bchunks.len() * HL;
+    let mut seen = Summary::of(&[0; HL]);
+    // Across groups: the strictly better extreme wins (the first group holding it), or with
+    // `LAST` a tie too (the last group holding it).
+    let choose = |b: i16, m: i16| {
+        if LAST {
+            !D::better(b, m)
+        } else {
+            D::better(m, b)
+        }
+    };
+    let mut hgroups = h.chunks_mut(GROUP * inner);
+    for (g, group) in x.chunks(GROUP * inner).enumerate() {
+        let g16 = g as u16;
+        let mut hg = hgroups.next();
+        for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
+            let off = if c < full { start + c * HL } else { end - HL };
+            let mut rows_of = group.chunks_exact(inner);
+            let Some(m0) = rows_of
+                .next()
+                .and_then(|r| r.get(off..))
+                .and_then(|r| r.first_chunk::<HL>())
+            else {
+                return true;
+            };
+            let mut s = Summary::of(m0);
+            for row in rows_of {
+                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<HL>()) else {
+                    return true;
+                };
+                s.add(v);
+            }
+            if let Some(hg) = hg.as_deref_mut() {
+                for o in hg.chunks_exact_mut(inner) {
+                    if let Some(o) = o.get_mut(off..).and_then(|r| r.first_chunk_mut::<HL>()) {
+                        *o = [0; HL];
+                    }
+                }
+            }
+            seen.merge_nan(&s);
+            let m = s.extreme_keys::<D>();
+            if g == 0 {
+                *bch = m;
+                continue;
+            }
+            // Selects on local copies: a select stored into place would become a branch.
+            let (mut b, mut a) = (*bch, *gch);
+            for ((b, a), &m) in b.iter_mut().zip(a.iter_mut()).zip(&m) {
+                let t = choose(*b, m);
+                *b = if t { m } else { *b };
+                *a = if t { g16 } else { *a };
+            }
+            *bch = b;
+            *gch = a;
+        }
+        if let Some(hg) = hg {
+            for o in hg.chunks_exact_mut(inner) {
+                super::shared::fill(o.get_mut(tail_off..end).unwrap_or(&mut []), 0);
+            }
+        }
+        for (k, row) in group.chunks_exact(inner).enumerate() {
+            let vtail = row.get(tail_off..end).unwrap_or(&[]);
+            for ((b, a), &v) in btail.iter_mut().zip(gtail.iter_mut()).zip(vtail) {
+                if nan_bits(v, inf) {
+                    return false;
+                }
+                if (g == 0 && k == 0) || choose(*b, key(v)) {
+                    *b = key(v);
+                    *a = g16;
+                }
+            }
+        }
+    }
+    if seen.any_nan(inf) {
+        return false;
+    }
+    // The row of each lane's extreme within its winning group: the first (last) equal one.
+    for j in 0..n {
+        // The state of lane `j`: in the last chunk, which ends at `end`, past the whole ones.
+        let at_state = if j < full * HL { j } else { j + slots - n };
+        let (Some(&b), Some(&g)) = (best.get(at_state), group_of.get(at_state)) else {
+            break;
+        };
+        let first = usize::from(g) * GROUP;
+        let last = rows.min(first + GROUP);
+        let at = |r: usize| x.get(r * inner + start + j).copied();
+        let equal = |r: &usize| at(*r).is_some_and(|e| key(e) == b);
+        let found = if LAST {
+            (first..last).rev().find(equal)
+        } else {
+            (first..last).find(equal)
+        };
+        let r = found.unwrap_or(first);
+        if let Some(o) = y.get_mut(j) {
+            *o = r as i64;
+        }
+        if let Some(o) = h.get_mut(r * inner + start + j) {
+            *o = one;
+        }
+        if let Some(out) = v.get_mut(j) {
+            *out = at(r).unwrap_or(bits_of(b));
+        }
+    }
+    true
+}
+
+/// Hardmax of f16 or bf16 bits along the rows of `x` (`inner` lanes; `one`: the bits of 1), in
+/// tiles of up to 1024 lanes, each in one pass that reads `x` and writes the zeros, then the
+/// ones. Returns false if a NaN occurred (the caller's general kernel then writes `y` again).
+#[inline(never)]
+pub(super) fn hardmax_lanes_half(
+    x: &[u16],
+    y: &mut [u16],
+    inner: usize,
+    inf: i16,
+    one: u16,
+) -> bool {
+    // Few lanes: a small tile, whose state is quick to set up.
+    const SMALL: usize = 64;
+    const TILE: usize = 1024;
+    let mut start = 0;
+    while start < inner {
+        let end = inner.min(start + TILE);
+        let out = Out {
+            y: &mut [],
+            v: &mut [],
+            h: &mut *y,
+            one,
+        };
+        let done = if end - start <= SMALL {
+            arg_tile_half::<crate::Max, false, SMALL>(x, out, inner, start, end, inf)
+        } else {
+            arg_tile_half::<crate::Max, false, TILE>(x, out, inner, start, end, inf)
+        };
+        if !done {
+            return false;
+        }
+        start = end;
+    }
+    true
+}
