@@ -2,8 +2,8 @@
 //! and contiguous rows folded into one value each.
 
 use super::half_rows::{fold_keyed, keyed};
-use super::shared::{find_first, row_extreme, step, take_chunk, LANES, ROW_GROUP};
-use crate::{Direction, Element};
+use super::shared::{find_first, keys_of, nan_pairs, row_extreme, step, LANES, ROW_GROUP};
+use crate::{DType, Direction, Element};
 
 /// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
 /// lane by lane, NaN-propagating: a NaN `acc[j]` stays, otherwise the first NaN of lane `j`
@@ -17,10 +17,10 @@ use crate::{Direction, Element};
 /// assert!(acc[1].is_nan());
 /// ```
 ///
-/// Rows are taken in groups of eight; each chunk of sixteen lanes keeps its running extreme in
-/// registers through the group (so `acc` is read and written once per group, not once per
-/// row), with one max/min per element and NaN flagged on the side. If a NaN occurred, the
-/// lanes are fixed up exactly afterwards.
+/// Rows are taken in groups of eight; each chunk of lanes (sixteen, or 64 bytes of them for
+/// integers and bool) keeps its running extreme in registers through the group (so `acc` is
+/// read and written once per group, not once per row), with one max/min per element and NaN
+/// flagged on the side. If a NaN occurred, the lanes are fixed up exactly afterwards.
 #[inline]
 pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     let n = acc.len();
@@ -28,23 +28,27 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
         return;
     }
     let mut nans = [0u32; LANES / 2];
-    let mut tail_nan = false;
-    let (chunks, tail) = acc.as_chunks_mut::<LANES>();
-    let tail_start = chunks.len() * LANES;
-    for group in x.chunks(ROW_GROUP * n) {
-        for (c, a) in chunks.iter_mut().enumerate() {
-            // A local copy: the lanes stay in registers through the group.
-            let mut lanes = *a;
-            for row in group.chunks_exact(n) {
-                let Some(v) = row.get(c * LANES..).and_then(|r| r.first_chunk::<LANES>()) else {
-                    break;
-                };
-                take_chunk::<T, D>(&mut lanes, v, &mut nans);
-            }
-            *a = lanes;
+    // Integers of 1, 2 and 8 bytes take chunks of 64 bytes of lanes (four SSE2 registers):
+    // bytes and 16-bit lanes amortize the loop over more elements, and 64-bit lanes (compared
+    // through 32-bit halves without SSE4.2) leave registers for the compare. The lanes left over
+    // go by sixteen, then one by one.
+    let wide = if cfg!(feature = "small-code") || is_float::<T>() {
+        0
+    } else {
+        match core::mem::size_of::<T::Key>() {
+            1 => chunk_pass::<T, D, 64>(acc, x, 0, &mut nans),
+            2 => chunk_pass::<T, D, 32>(acc, x, 0, &mut nans),
+            8 => chunk_pass::<T, D, 8>(acc, x, 0, &mut nans),
+            _ => 0,
         }
-        for row in group.chunks_exact(n) {
-            let v = row.get(tail_start..).unwrap_or(&[]);
+    };
+    let rest = acc.get_mut(wide..).unwrap_or(&mut []);
+    let by16 = wide + chunk_pass::<T, D, LANES>(rest, x, wide, &mut nans);
+    let tail = acc.get_mut(by16..).unwrap_or(&mut []);
+    let mut tail_nan = false;
+    if !tail.is_empty() {
+        for row in x.chunks_exact(n) {
+            let v = row.get(by16..).unwrap_or(&[]);
             for (a, &v) in tail.iter_mut().zip(v) {
                 *a = step::<T, D>(*a, v);
                 tail_nan |= v.is_nan();
@@ -61,6 +65,64 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
             }
         }
     }
+}
+
+/// Whether `T` is a float type (whose lane kernels keep their measured chunk widths).
+#[inline(always)]
+fn is_float<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
+}
+
+/// The whole chunks of `W` lanes of `acc` (lanes `off..` of each row of `x`, rows as long as
+/// the full accumulator, `n = x.len() / rows`), folded down the rows in groups of
+/// [`ROW_GROUP`]: each chunk keeps its keys in registers through a group. NaN is flagged in
+/// `nans`. Returns the lanes done (a multiple of `W`).
+#[inline(always)]
+fn chunk_pass<T: Element, D: Direction, const W: usize>(
+    acc: &mut [T],
+    x: &[T],
+    off: usize,
+    nans: &mut [u32; LANES / 2],
+) -> usize {
+    let n = off + acc.len();
+    let (chunks, _) = acc.as_chunks_mut::<W>();
+    if chunks.is_empty() {
+        return 0;
+    }
+    // 64-bit lanes go through memory once per group (below): twice the rows per group.
+    let group = if W == 8 { 2 * ROW_GROUP } else { ROW_GROUP };
+    for group in x.chunks(group * n) {
+        for (c, a) in chunks.iter_mut().enumerate() {
+            // A local copy, as keys (`Element::Key`): the lanes stay in registers through the
+            // group.
+            let mut lanes = keys_of(a);
+            for row in group.chunks_exact(n) {
+                let Some(v) = row.get(off + c * W..).and_then(|r| r.first_chunk::<W>()) else {
+                    break;
+                };
+                for (l, &v) in lanes.iter_mut().zip(v) {
+                    *l = step::<T::Key, D>(*l, v.key());
+                }
+                let (subs, _) = v.as_chunks::<LANES>();
+                for sub in subs {
+                    nan_pairs(nans, sub);
+                }
+            }
+            if W == 8 {
+                // 64-bit lanes: stored one by one through an opaque value. A whole-array store
+                // lets the lanes be vectorized, and SSE2 compares 64-bit integers in about ten
+                // instructions per pair; as eight scalar lanes each step is a `cmp` and a `cmov`.
+                for (o, &l) in a.iter_mut().zip(&lanes) {
+                    *o = core::hint::black_box(T::from_key(l));
+                }
+            } else {
+                for (o, &l) in a.iter_mut().zip(&lanes) {
+                    *o = T::from_key(l);
+                }
+            }
+        }
+    }
+    chunks.len() * W
 }
 
 /// ```
@@ -101,9 +163,23 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 {
         return;
     }
+    if core::mem::size_of::<T::Key>() == 1 && !cfg!(feature = "small-code") {
+        // Bytes: the fold out of line. Inlined, its byte lanes are vectorized across the rows
+        // instead (one gathered byte per row and lane), several times slower.
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+            *o = fold_bytes::<T, D>(*o, row);
+        }
+        return;
+    }
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
         *o = fold::<T, D>(*o, row);
     }
+}
+
+/// [`fold`], never inlined (see [`reduce_rows`]).
+#[inline(never)]
+fn fold_bytes<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    fold::<T, D>(acc, row)
 }
 
 #[cfg(test)]

@@ -87,15 +87,15 @@ pub(super) fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let mut m = first;
     let mut nan = false;
     // Lanes start as a splat of the first element (which the fold includes anyway): this shape
-    // keeps the lanes in vector registers.
-    let mut lanes = [first; LANES];
+    // keeps the lanes in vector registers. They hold keys (see `Element::Key`).
+    let mut lanes = [first.key(); LANES];
     let mut nans = [0u32; LANES / 2];
     for ch in chunks {
-        take_chunk::<T, D>(&mut lanes, ch, &mut nans);
+        take_keys::<T, D>(&mut lanes, ch, &mut nans);
     }
     if !chunks.is_empty() {
         for &l in &lanes {
-            m = step::<T, D>(m, l);
+            m = step::<T, D>(m, T::from_key(l));
         }
         nan = nans.iter().fold(0, |a, &n| a | n) != 0;
     }
@@ -157,6 +157,32 @@ pub(super) fn take_chunk<T: Element, D: Direction>(
 ) {
     for (l, &v) in lanes.iter_mut().zip(ch) {
         *l = step::<T, D>(*l, v);
+    }
+    nan_pairs(nans, ch);
+}
+
+/// The keys (`Element::Key`) of a chunk. A plain loop: `array::map` is not always inlined for
+/// wider chunks.
+#[inline(always)]
+pub(super) fn keys_of<T: Element, const W: usize>(ch: &[T; W]) -> [T::Key; W] {
+    let mut k = [T::ZERO.key(); W];
+    for (k, &v) in k.iter_mut().zip(ch) {
+        *k = v.key();
+    }
+    k
+}
+
+/// [`take_chunk`] on lanes of keys (`Element::Key`): each element is turned into its key as it
+/// is loaded, so that the steps are those of the key type (for `i8` and `bool`, `u8`'s).
+#[inline(always)]
+pub(super) fn take_keys<T: Element, D: Direction>(
+    lanes: &mut [T::Key; LANES],
+    ch: &[T; LANES],
+    nans: &mut [u32; LANES / 2],
+) {
+    let keys = keys_of(ch);
+    for (l, &v) in lanes.iter_mut().zip(&keys) {
+        *l = step::<T::Key, D>(*l, v);
     }
     nan_pairs(nans, ch);
 }
