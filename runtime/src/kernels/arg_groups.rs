@@ -6,8 +6,8 @@
 //! `i8`, `u8` and up to 256 groups; `u16` for 16-bit types), so that the compare of a chunk of
 //! keys selects its counters in the same vector width, with no widening of the mask.
 
-use super::shared::{keys_of, nan_pairs, step, LANES};
-use crate::{DType, Direction, Element};
+use super::shared::{is_float, keys_of, nan_pairs, step, take_chunk, LANES};
+use crate::{Direction, Element};
 
 /// From this many rows on, the fast pass of `arg_lanes` goes by groups; below, the second look
 /// at each lane's winning group would cost more than it saves.
@@ -61,6 +61,9 @@ pub(super) fn arg_tile_grouped<T: Element, D: Direction, const LAST: bool, const
 ) -> bool {
     let rows = x.len() / inner;
     match core::mem::size_of::<T::Key>() {
+        _ if is_float::<T>() => {
+            arg_tile_groups_float::<T, D, LAST, TILE>(x, y, v, inner, start, end)
+        }
         _ if cfg!(feature = "small-code") => {
             arg_tile_groups::<T, D, LAST, TILE, u32, GROUP>(x, y, v, inner, start, end)
         }
@@ -220,12 +223,6 @@ fn group_lanes<T: Element, D: Direction>(
     by16 == rest.len()
 }
 
-/// Whether `T` is a float type (whose lane kernels keep their measured chunk widths).
-#[inline(always)]
-fn is_float<T: Element>() -> bool {
-    matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
-}
-
 /// [`group_lanes`] for the whole chunks of `W` lanes of `out` (lanes `off..` of each of the
 /// `rows` rows of `group`): returns the lanes done, fewer than the whole chunks if a row is too
 /// short.
@@ -278,4 +275,117 @@ fn flag_nan<T: Element, const W: usize>(nans: &mut [u32; LANES / 2], ch: &[T; W]
     for sub in subs {
         nan_pairs(nans, sub);
     }
+}
+
+/// The grouped pass for floats (NaN-free tiles), as measured before the integer forms: rows
+/// in groups of [`GROUP`]; each
+/// group's extreme per lane costs one max/min per element (NaN flagged on the side), and the
+/// running best and its group are updated once per group. At the end each lane reads its
+/// winning group again to find the row. Returns false, `y` untouched, if it met a NaN.
+#[inline(always)]
+fn arg_tile_groups_float<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+    start: usize,
+    end: usize,
+) -> bool {
+    // Across groups: the strictly better extreme wins (the first group holding it), or with
+    // `LAST` a tie too (the last group holding it).
+    let choose = |b: T, m: T| {
+        if LAST {
+            !D::better(b, m)
+        } else {
+            D::better(m, b)
+        }
+    };
+    let rows = x.len() / inner;
+    let Some(lanes0) = x.get(start..end) else {
+        return true;
+    };
+    let n = lanes0.len();
+    let mut best = [T::ZERO; TILE];
+    let mut group_of = [0u32; TILE];
+    let mut nans = [0u32; LANES / 2];
+    let (Some(best), Some(group_of)) = (best.get_mut(..n), group_of.get_mut(..n)) else {
+        return true;
+    };
+    let (bchunks, btail) = best.as_chunks_mut::<LANES>();
+    let (gchunks, gtail) = group_of.as_chunks_mut::<LANES>();
+    let tail_off = start + bchunks.len() * LANES;
+    for (g, group) in x.chunks(GROUP * inner).enumerate() {
+        let g32 = g as u32;
+        for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
+            let off = start + c * LANES;
+            let mut rows_of = group.chunks_exact(inner);
+            let Some(m0) = rows_of
+                .next()
+                .and_then(|r| r.get(off..))
+                .and_then(|r| r.first_chunk::<LANES>())
+            else {
+                return true;
+            };
+            let mut m = *m0;
+            nan_pairs(&mut nans, &m);
+            for row in rows_of {
+                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<LANES>()) else {
+                    return true;
+                };
+                take_chunk::<T, D>(&mut m, v, &mut nans);
+            }
+            if g == 0 {
+                *bch = m;
+                continue;
+            }
+            // Selects on local copies: a select stored into place would become a branch per lane.
+            let (mut b, mut a) = (*bch, *gch);
+            for ((b, a), &m) in b.iter_mut().zip(a.iter_mut()).zip(&m) {
+                let t = choose(*b, m);
+                *b = if t { m } else { *b };
+                *a = if t { g32 } else { *a };
+            }
+            *bch = b;
+            *gch = a;
+        }
+        for (k, row) in group.chunks_exact(inner).enumerate() {
+            let vtail = row.get(tail_off..end).unwrap_or(&[]);
+            // The tail lanes are few: row by row, keeping the group of the best.
+            for ((b, a), &v) in btail.iter_mut().zip(gtail.iter_mut()).zip(vtail) {
+                if v.is_nan() {
+                    return false;
+                }
+                if (g == 0 && k == 0) || choose(*b, v) {
+                    *b = v;
+                    *a = g32;
+                }
+            }
+        }
+    }
+    if nans.iter().fold(0, |a, &n| a | n) != 0 {
+        return false;
+    }
+    // The row of each lane's extreme within its winning group: the first (last) equal one.
+    for (j, (o, (&b, &g))) in y
+        .iter_mut()
+        .zip(best.iter().zip(group_of.iter()))
+        .enumerate()
+    {
+        let first = g as usize * GROUP;
+        let last = rows.min(first + GROUP);
+        let equal = |r: &usize| {
+            x.get(r * inner + start + j)
+                .is_some_and(|&v| !D::better(v, b) && !D::better(b, v))
+        };
+        let found = if LAST {
+            (first..last).rev().find(equal)
+        } else {
+            (first..last).find(equal)
+        };
+        *o = found.unwrap_or(first) as i64;
+    }
+    for (o, &b) in v.iter_mut().zip(best.iter()) {
+        *o = b;
+    }
+    true
 }

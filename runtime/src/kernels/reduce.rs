@@ -2,8 +2,10 @@
 //! and contiguous rows folded into one value each.
 
 use super::half_rows::{fold_keyed, keyed};
-use super::shared::{find_first, keys_of, nan_pairs, row_extreme, step, LANES, ROW_GROUP};
-use crate::{DType, Direction, Element};
+use super::shared::{
+    find_first, is_float, keys_of, nan_pairs, row_extreme, step, LANES, ROW_GROUP,
+};
+use crate::{Direction, Element};
 
 /// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
 /// lane by lane, NaN-propagating: a NaN `acc[j]` stays, otherwise the first NaN of lane `j`
@@ -28,26 +30,28 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
         return;
     }
     let mut nans = [0u32; LANES / 2];
+    let mut tail_nan = false;
     // Integers of 1, 2 and 8 bytes take chunks of 64 bytes of lanes (four SSE2 registers):
-    // bytes and 16-bit lanes amortize the loop over more elements, and 64-bit lanes (compared
-    // through 32-bit halves without SSE4.2) leave registers for the compare. The lanes left over
-    // go by sixteen, then one by one.
-    let wide = if cfg!(feature = "small-code") || is_float::<T>() {
+    // bytes and 16-bit lanes amortize the loop over more elements, and 64-bit lanes are kept
+    // scalar (see `chunk_pass`). The lanes left over go by sixteen, then one by one.
+    let width = if cfg!(feature = "small-code") || is_float::<T>() {
         0
     } else {
-        match core::mem::size_of::<T::Key>() {
-            1 => chunk_pass::<T, D, 64>(acc, x, 0, &mut nans),
-            2 => chunk_pass::<T, D, 32>(acc, x, 0, &mut nans),
-            8 => chunk_pass::<T, D, 8>(acc, x, 0, &mut nans),
-            _ => 0,
-        }
+        core::mem::size_of::<T::Key>()
     };
-    let rest = acc.get_mut(wide..).unwrap_or(&mut []);
-    let by16 = wide + chunk_pass::<T, D, LANES>(rest, x, wide, &mut nans);
-    let tail = acc.get_mut(by16..).unwrap_or(&mut []);
-    let mut tail_nan = false;
-    if !tail.is_empty() {
-        for row in x.chunks_exact(n) {
+    // 64-bit lanes go through memory once per group: twice the rows per group.
+    let group = if width == 8 { 2 * ROW_GROUP } else { ROW_GROUP };
+    for group in x.chunks(group * n) {
+        let wide = match width {
+            1 => chunk_pass::<T, D, 64>(acc, group, 0, &mut nans),
+            2 => chunk_pass::<T, D, 32>(acc, group, 0, &mut nans),
+            8 => chunk_pass::<T, D, 8>(acc, group, 0, &mut nans),
+            _ => 0,
+        };
+        let rest = acc.get_mut(wide..).unwrap_or(&mut []);
+        let by16 = wide + chunk_pass::<T, D, LANES>(rest, group, wide, &mut nans);
+        let tail = acc.get_mut(by16..).unwrap_or(&mut []);
+        for row in group.chunks_exact(n) {
             let v = row.get(by16..).unwrap_or(&[]);
             for (a, &v) in tail.iter_mut().zip(v) {
                 *a = step::<T, D>(*a, v);
@@ -67,58 +71,44 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     }
 }
 
-/// Whether `T` is a float type (whose lane kernels keep their measured chunk widths).
-#[inline(always)]
-fn is_float<T: Element>() -> bool {
-    matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
-}
-
-/// The whole chunks of `W` lanes of `acc` (lanes `off..` of each row of `x`, rows as long as
-/// the full accumulator, `n = x.len() / rows`), folded down the rows in groups of
-/// [`ROW_GROUP`]: each chunk keeps its keys in registers through a group. NaN is flagged in
-/// `nans`. Returns the lanes done (a multiple of `W`).
+/// The whole chunks of `W` lanes of `acc` (lanes `off..` of each row of `group`, rows as long
+/// as the full accumulator) folded down the rows: each chunk keeps its keys in registers
+/// through the group. NaN is flagged in `nans`. Returns the lanes done (a multiple of `W`).
 #[inline(always)]
 fn chunk_pass<T: Element, D: Direction, const W: usize>(
     acc: &mut [T],
-    x: &[T],
+    group: &[T],
     off: usize,
     nans: &mut [u32; LANES / 2],
 ) -> usize {
     let n = off + acc.len();
     let (chunks, _) = acc.as_chunks_mut::<W>();
-    if chunks.is_empty() {
-        return 0;
-    }
-    // 64-bit lanes go through memory once per group (below): twice the rows per group.
-    let group = if W == 8 { 2 * ROW_GROUP } else { ROW_GROUP };
-    for group in x.chunks(group * n) {
-        for (c, a) in chunks.iter_mut().enumerate() {
-            // A local copy, as keys (`Element::Key`): the lanes stay in registers through the
-            // group.
-            let mut lanes = keys_of(a);
-            for row in group.chunks_exact(n) {
-                let Some(v) = row.get(off + c * W..).and_then(|r| r.first_chunk::<W>()) else {
-                    break;
-                };
-                for (l, &v) in lanes.iter_mut().zip(v) {
-                    *l = step::<T::Key, D>(*l, v.key());
-                }
-                let (subs, _) = v.as_chunks::<LANES>();
-                for sub in subs {
-                    nan_pairs(nans, sub);
-                }
+    for (c, a) in chunks.iter_mut().enumerate() {
+        // A local copy, as keys (`Element::Key`): the lanes stay in registers through the
+        // group.
+        let mut lanes = keys_of(a);
+        for row in group.chunks_exact(n) {
+            let Some(v) = row.get(off + c * W..).and_then(|r| r.first_chunk::<W>()) else {
+                break;
+            };
+            for (l, &v) in lanes.iter_mut().zip(v) {
+                *l = step::<T::Key, D>(*l, v.key());
             }
-            if W == 8 {
-                // 64-bit lanes: stored one by one through an opaque value. A whole-array store
-                // lets the lanes be vectorized, and SSE2 compares 64-bit integers in about ten
-                // instructions per pair; as eight scalar lanes each step is a `cmp` and a `cmov`.
-                for (o, &l) in a.iter_mut().zip(&lanes) {
-                    *o = core::hint::black_box(T::from_key(l));
-                }
-            } else {
-                for (o, &l) in a.iter_mut().zip(&lanes) {
-                    *o = T::from_key(l);
-                }
+            let (subs, _) = v.as_chunks::<LANES>();
+            for sub in subs {
+                nan_pairs(nans, sub);
+            }
+        }
+        if W == 8 {
+            // 64-bit lanes: stored one by one through an opaque value. A whole-array store
+            // lets the lanes be vectorized, and SSE2 compares 64-bit integers in about ten
+            // instructions per pair; as eight scalar lanes each step is a `cmp` and a `cmov`.
+            for (o, &l) in a.iter_mut().zip(&lanes) {
+                *o = core::hint::black_box(T::from_key(l));
+            }
+        } else {
+            for (o, &l) in a.iter_mut().zip(&lanes) {
+                *o = T::from_key(l);
             }
         }
     }

@@ -3,7 +3,7 @@
 
 #[cfg(doc)]
 use super::arg_lanes::arg_lanes;
-use crate::{Direction, Element};
+use crate::{DType, Direction, Element};
 
 /// Fills `y` with `v`.
 #[inline]
@@ -86,17 +86,31 @@ pub(super) fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let (chunks, tail) = x.as_chunks::<LANES>();
     let mut m = first;
     let mut nan = false;
-    // Lanes start as a splat of the first element (which the fold includes anyway): this shape
-    // keeps the lanes in vector registers. They hold keys (see `Element::Key`).
-    let mut lanes = [first.key(); LANES];
     let mut nans = [0u32; LANES / 2];
-    for ch in chunks {
-        take_keys::<T, D>(&mut lanes, ch, &mut nans);
+    // Lanes start as a splat of the first element (which the fold includes anyway): this shape
+    // keeps the lanes in vector registers. For i8 and bool they hold keys (`Element::Key`).
+    if rekeyed::<T>() {
+        let mut lanes = [first.key(); LANES];
+        for ch in chunks {
+            take_keys::<T, D>(&mut lanes, ch, &mut nans);
+        }
+        if !chunks.is_empty() {
+            for &l in &lanes {
+                m = step::<T, D>(m, T::from_key(l));
+            }
+        }
+    } else {
+        let mut lanes = [first; LANES];
+        for ch in chunks {
+            take_chunk::<T, D>(&mut lanes, ch, &mut nans);
+        }
+        if !chunks.is_empty() {
+            for &l in &lanes {
+                m = step::<T, D>(m, l);
+            }
+        }
     }
     if !chunks.is_empty() {
-        for &l in &lanes {
-            m = step::<T, D>(m, T::from_key(l));
-        }
         nan = nans.iter().fold(0, |a, &n| a | n) != 0;
     }
     for &v in tail {
@@ -159,6 +173,19 @@ pub(super) fn take_chunk<T: Element, D: Direction>(
         *l = step::<T, D>(*l, v);
     }
     nan_pairs(nans, ch);
+}
+
+/// Whether `T` keeps its running extremes as keys of another type (`Element::Key`: i8 and
+/// bool, as `u8`).
+#[inline(always)]
+pub(super) fn rekeyed<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::I8 | DType::Bool)
+}
+
+/// Whether `T` is a float type (whose lane kernels keep their measured forms and widths).
+#[inline(always)]
+pub(super) fn is_float<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
 }
 
 /// The keys (`Element::Key`) of a chunk. A plain loop: `array::map` is not always inlined for
