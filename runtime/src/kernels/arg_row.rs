@@ -2,6 +2,7 @@
 //! parts, blocks and lanes, its clearing form for Hardmax, and the `small-code` variant.
 
 use super::half_rows::{arg_row_keyed, keyed};
+use super::int_rows::{arg_row_small, small_int};
 use super::shared::{
     fill, lane_mask, lanes_extreme, nan_pairs, row_extreme, step, take_chunk, LANES,
 };
@@ -35,6 +36,10 @@ pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     if keyed::<T>() {
         // f16 and bf16: compared as 16-bit keys by the integer kernel.
         return arg_row_keyed::<T, D, LAST>(x);
+    }
+    if small_int::<T>() {
+        // 1- and 2-byte integers: the extreme, then a search by equality.
+        return arg_row_small::<T, D, LAST>(x);
     }
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
 }

@@ -15,6 +15,7 @@ mod gather;
 mod half_rows;
 mod hardmax;
 mod index;
+mod int_rows;
 mod narrow;
 mod planes;
 mod reduce;
