@@ -308,6 +308,31 @@ fn int_paths_bool() {
         }
     }
     rows_of::<bool>(0xa0a0_5151, false);
+    // The identity everywhere but one element, placed in every row and lane in turn (a pass
+    // that stops early must not stop before it, nor miss it), in rows and in lanes.
+    for (rows, inner) in [(1, 1), (9, 17), (17, 65), (40, 100), (3, 200)] {
+        for max in [true, false] {
+            for at in 0..rows * inner {
+                let mut x = vec![!max; rows * inner];
+                x[at] = max;
+                let mut acc = vec![!max; inner];
+                let mut y = vec![!max; rows];
+                if max {
+                    kernels::reduce_lanes_rows::<bool, Max>(&mut acc, &x);
+                    kernels::reduce_rows::<bool, Max>(&mut y, &x, inner);
+                } else {
+                    kernels::reduce_lanes_rows::<bool, Min>(&mut acc, &x);
+                    kernels::reduce_rows::<bool, Min>(&mut y, &x, inner);
+                }
+                for (j, &a) in acc.iter().enumerate() {
+                    assert_eq!(a, (j == at % inner) == max, "lanes {rows}x{inner} at {at}");
+                }
+                for (r, &v) in y.iter().enumerate() {
+                    assert_eq!(v, (r == at / inner) == max, "rows {rows}x{inner} at {at}");
+                }
+            }
+        }
+    }
 }
 
 /// More groups of 16-bit lanes than a `u16` counter holds (65,536 groups of 8 rows): the pass

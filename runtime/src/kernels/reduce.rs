@@ -3,9 +3,9 @@
 
 use super::half_rows::{fold_keyed, keyed};
 use super::shared::{
-    find_first, is_float, keys_of, nan_pairs, row_extreme, step, LANES, ROW_GROUP,
+    find_first, is_float, keys_of, nan_pairs, rekeyed, row_extreme, step, LANES, ROW_GROUP,
 };
-use crate::{Direction, Element};
+use crate::{DType, Direction, Element};
 
 /// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
 /// lane by lane, NaN-propagating: a NaN `acc[j]` stays, otherwise the first NaN of lane `j`
@@ -56,6 +56,13 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
             for (a, &v) in tail.iter_mut().zip(v) {
                 *a = step::<T, D>(*a, v);
                 tail_nan |= v.is_nan();
+            }
+        }
+        if T::DTYPE == DType::Bool && width != 0 {
+            // bool: once every lane holds the absorbing value, no row can change it.
+            let sink = absorbing::<T, D>();
+            if acc.iter().fold(0u8, |c, &a| c | u8::from(a != sink)) == 0 {
+                return;
             }
         }
     }
@@ -134,6 +141,22 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }
+    if T::DTYPE == DType::Bool && !cfg!(feature = "small-code") {
+        // bool: the result is the absorbing value (true for a max) as soon as one element is,
+        // found 64 at a time (a byte-wide count per chunk); otherwise every element is the
+        // identity, and so is the result.
+        let sink = absorbing::<T, D>();
+        if acc == sink {
+            return acc;
+        }
+        let (chunks, rest) = row.as_chunks::<64>();
+        let count = |ch: &[T]| {
+            ch.iter()
+                .fold(0u8, |a, &v| a.wrapping_add(u8::from(v == sink)))
+        };
+        let hit = chunks.iter().any(|ch| count(ch) != 0) || count(rest) != 0;
+        return if hit { sink } else { acc };
+    }
     let (m, nan) = row_extreme::<T, D>(row);
     if nan {
         return find_first(row, |v: T| v.is_nan())
@@ -153,9 +176,9 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 {
         return;
     }
-    if core::mem::size_of::<T::Key>() == 1 && !cfg!(feature = "small-code") {
-        // Bytes: the fold out of line. Inlined, its byte lanes are vectorized across the rows
-        // instead (one gathered byte per row and lane), several times slower.
+    if rekeyed::<T>() && !cfg!(feature = "small-code") {
+        // i8 and bool: the fold out of line. Inlined, its lanes of keys are vectorized across
+        // the rows instead (one gathered byte per row and lane), several times slower.
         for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
             *o = fold_bytes::<T, D>(*o, row);
         }
@@ -163,6 +186,17 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     }
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
         *o = fold::<T, D>(*o, row);
+    }
+}
+
+/// The value no element can beat in direction `D` (the type's maximum for a max): for bool,
+/// `true` ends a ReduceMax and `false` a ReduceMin.
+#[inline(always)]
+fn absorbing<T: Element, D: Direction>() -> T {
+    if D::better(T::HIGHEST, T::LOWEST) {
+        T::HIGHEST
+    } else {
+        T::LOWEST
     }
 }
 
