@@ -170,6 +170,15 @@ macro_rules! arg_fn {
                 plain, y,
                 "tile 16 against tile {TILE} (the generator's: {tile})"
             );
+            // A wide tile: several blocks of group extremes merged per group.
+            let mut wide = vec![-3i64; inner];
+            match (max, last) {
+                (true, false) => kernels::arg_lanes::<$t, Max, false, 2048>(x, &mut wide, inner),
+                (true, true) => kernels::arg_lanes::<$t, Max, true, 2048>(x, &mut wide, inner),
+                (false, false) => kernels::arg_lanes::<$t, Min, false, 2048>(x, &mut wide, inner),
+                (false, true) => kernels::arg_lanes::<$t, Min, true, 2048>(x, &mut wide, inner),
+            }
+            assert_eq!(wide, y, "tile 2048 against tile {TILE}");
         }
     };
 }
@@ -190,6 +199,12 @@ fn lanes_of<T: Int>(seed: u64, arg: &dyn Fn(&[T], &mut [i64], &mut [T], usize, b
                 strided(&x, rows, inner, arg, what);
             }
         }
+    }
+    // More lanes than one block of group extremes (2 KiB of keys) in a wide tile.
+    for inner in [600, 1100, 1100] {
+        // The whole pool: no constant input, which any lanes would match.
+        let x: Vec<T> = (0..130 * inner).map(|_| T::draw(rng.next())).collect();
+        strided(&x, 130, inner, arg, what);
     }
     // Around the most groups a `u8` counter holds (256 groups of 16 rows), and past it.
     for rows in [4095, 4096, 4097, 4111] {

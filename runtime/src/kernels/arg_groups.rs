@@ -20,6 +20,11 @@ const GROUP: usize = 8;
 /// Rows per group for 1-byte keys, whose groups are cheap to read again.
 const BYTE_GROUP: usize = 16;
 
+/// Bytes of group extremes kept at once before they are merged: the stack the integer forms take
+/// besides the tile's state (whose narrower counters leave 1- and 2-byte types within the tile's
+/// 8 KiB all the same).
+const MERGE_BYTES: usize = 2048;
+
 /// A group number kept per lane.
 trait Counter: Copy + Default {
     /// The number of groups it can count.
@@ -61,11 +66,10 @@ pub(super) fn arg_tile_grouped<T: Element, D: Direction, const LAST: bool, const
 ) -> bool {
     let rows = x.len() / inner;
     match core::mem::size_of::<T::Key>() {
-        _ if is_float::<T>() => {
-            arg_tile_groups_float::<T, D, LAST, TILE>(x, y, v, inner, start, end)
-        }
-        _ if cfg!(feature = "small-code") => {
-            arg_tile_groups::<T, D, LAST, TILE, u32, GROUP>(x, y, v, inner, start, end)
+        // Floats, and every type with the `small-code` feature (firmware stacks): the running
+        // state merged chunk by chunk, no block of group extremes.
+        _ if is_float::<T>() || cfg!(feature = "small-code") => {
+            arg_tile_groups_chunked::<T, D, LAST, TILE>(x, y, v, inner, start, end)
         }
         1 if rows.div_ceil(BYTE_GROUP) <= u8::GROUPS => {
             arg_tile_groups::<T, D, LAST, TILE, u8, BYTE_GROUP>(x, y, v, inner, start, end)
@@ -119,25 +123,36 @@ fn arg_tile_groups<
     };
     let (bchunks, btail) = best.as_chunks_mut::<LANES>();
     let (gchunks, gtail) = group_of.as_chunks_mut::<LANES>();
-    let nchunks = bchunks.len();
-    let tail_off = start + nchunks * LANES;
-    // Each group's extreme per lane of the whole chunks, before it is merged.
-    let mut mtile = [T::ZERO.key(); TILE];
-    let (mchunks, _) = mtile.as_chunks_mut::<LANES>();
-    let mchunks = mchunks.get_mut(..nchunks).unwrap_or(&mut []);
+    let tail_off = start + bchunks.len() * LANES;
+    // Each group's extreme per lane, a block of lanes at a time, before it is merged.
+    let mut mblock = [[T::ZERO.key(); LANES]; MERGE_BYTES / LANES];
+    // Whole chunks (at least two: keys are 8 bytes or less).
+    let per_block = MERGE_BYTES / LANES / core::mem::size_of::<T::Key>();
     for (g, group) in x.chunks(GROUP * inner).enumerate() {
         let gc = C::of(g);
-        let out = if g == 0 { &mut *bchunks } else { &mut *mchunks };
-        if !group_lanes::<T, D>(group, inner, start, out, &mut nans) {
-            return true;
-        }
-        if g > 0 {
-            // One plain loop over the tile, which vectorizes: the best is one max/min step, and
+        let blocks = bchunks
+            .chunks_mut(per_block)
+            .zip(gchunks.chunks_mut(per_block));
+        for (k, (bblock, gblock)) in blocks.enumerate() {
+            let off = start + k * per_block * LANES;
+            if g == 0 {
+                if !group_lanes::<T, D>(group, inner, off, bblock, &mut nans) {
+                    return true;
+                }
+                continue;
+            }
+            let Some(mb) = mblock.get_mut(..bblock.len()) else {
+                return true;
+            };
+            if !group_lanes::<T, D>(group, inner, off, mb, &mut nans) {
+                return true;
+            }
+            // One plain loop over the block, which vectorizes: the best is one max/min step, and
             // whether the group takes over is read from it by an equality (one vector compare
             // for every type, where an ordered compare of bytes or 64-bit lanes is scalarized
             // on SSE2).
-            let (bs, ms) = (bchunks.as_flattened_mut(), mchunks.as_flattened());
-            for ((b, a), &m) in bs.iter_mut().zip(gchunks.as_flattened_mut()).zip(ms) {
+            let (bs, ms) = (bblock.as_flattened_mut(), mb.as_flattened());
+            for ((b, a), &m) in bs.iter_mut().zip(gblock.as_flattened_mut()).zip(ms) {
                 let nb = step::<T::Key, D>(*b, m);
                 let t = if core::mem::size_of::<T::Key>() == 8 {
                     // 64-bit lanes stay scalar (`cmp` and `cmov`): the ordered compare.
@@ -277,13 +292,13 @@ fn flag_nan<T: Element, const W: usize>(nans: &mut [u32; LANES / 2], ch: &[T; W]
     }
 }
 
-/// The grouped pass for floats (NaN-free tiles), as measured before the integer forms: rows
-/// in groups of [`GROUP`]; each
+/// The grouped pass for floats (and for every type with `small-code`), as measured before the
+/// integer forms (NaN-free tiles): rows in groups of [`GROUP`]; each
 /// group's extreme per lane costs one max/min per element (NaN flagged on the side), and the
 /// running best and its group are updated once per group. At the end each lane reads its
 /// winning group again to find the row. Returns false, `y` untouched, if it met a NaN.
 #[inline(always)]
-fn arg_tile_groups_float<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+fn arg_tile_groups_chunked<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],

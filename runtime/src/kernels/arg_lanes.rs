@@ -15,7 +15,8 @@ pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
 
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
 /// `u32` row number per lane) lives on the stack and stays within 8 KiB (768 bytes with the
-/// `small-code` feature).
+/// `small-code` feature). Over 128 rows and more, integers (without `small-code`) also keep up to
+/// 2 KiB of group extremes before they merge them.
 pub const fn arg_tile(inner: usize, elem_size: usize) -> usize {
     let cap = (TILE_BYTES / (elem_size + 4)) / LANES * LANES;
     let want = inner.div_ceil(LANES) * LANES;
