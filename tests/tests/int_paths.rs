@@ -357,7 +357,7 @@ fn int_paths_u16_counter_overflow() {
     let rows = 65_536 * 8 + 9;
     let inner = 16;
     let mut x = vec![0i16; rows * inner];
-    let mut rng = Rng(0x0ddb_a11);
+    let mut rng = Rng(0x00dd_ba11);
     for v in x.iter_mut() {
         *v = (rng.next() % 100) as i16;
     }
