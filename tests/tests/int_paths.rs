@@ -96,6 +96,9 @@ fn lane<T: Copy>(x: &[T], inner: usize, j: usize) -> Vec<T> {
     x.iter().skip(j).step_by(inner).copied().collect()
 }
 
+/// An arg-reduction of lanes into indices and values: `(x, y, v, inner, max, last)`.
+type ArgFn<T> = dyn Fn(&[T], &mut [i64], &mut [T], usize, bool, bool);
+
 /// The tile the generator picks for `inner` lanes of `T`.
 macro_rules! tile {
     ($t:ty, $inner:expr) => {
@@ -105,13 +108,7 @@ macro_rules! tile {
 
 /// `arg_lanes` in all four modes, `arg_lanes_values` and `reduce_lanes_rows` in both
 /// directions, over `rows` rows of `inner` lanes, against the reference, lane by lane.
-fn strided<T: Int>(
-    x: &[T],
-    rows: usize,
-    inner: usize,
-    arg: &dyn Fn(&[T], &mut [i64], &mut [T], usize, bool, bool),
-    what: &str,
-) {
+fn strided<T: Int>(x: &[T], rows: usize, inner: usize, arg: &ArgFn<T>, what: &str) {
     let ctx = format!("{what}: {rows} rows of {inner} lanes");
     for (max, last) in [(true, false), (true, true), (false, false), (false, true)] {
         let (mut y, mut v) = (vec![-1i64; inner], vec![T::ZERO; inner]);
@@ -189,7 +186,7 @@ const INNERS: [usize; 11] = [1, 8, 9, 16, 17, 31, 32, 33, 64, 65, 100];
 /// Row counts around the grouped pass (128 rows) and its groups (8 or 16 rows).
 const ROWS: [usize; 8] = [1, 2, 17, 127, 128, 129, 143, 300];
 
-fn lanes_of<T: Int>(seed: u64, arg: &dyn Fn(&[T], &mut [i64], &mut [T], usize, bool, bool)) {
+fn lanes_of<T: Int>(seed: u64, arg: &ArgFn<T>) {
     let what = core::any::type_name::<T>();
     let mut rng = Rng(seed);
     for rows in ROWS {
@@ -368,9 +365,9 @@ fn int_paths_u16_counter_overflow() {
     let mut y = vec![-1i64; inner];
     kernels::arg_lanes::<i16, Max, false, 16>(&x, &mut y, inner);
     assert_eq!(y[3] as usize, rows - 2);
-    for j in 0..inner {
+    for (j, &at) in y.iter().enumerate() {
         assert_eq!(
-            y[j] as usize,
+            at as usize,
             ref_arg(&lane(&x, inner, j), true, false),
             "lane {j}"
         );
