@@ -64,21 +64,20 @@ pub(super) fn arg_tile_grouped<T: Element, D: Direction, const LAST: bool, const
     start: usize,
     end: usize,
 ) -> bool {
-    let rows = x.len() / inner;
-    match core::mem::size_of::<T::Key>() {
+    // Branches on constants: each type's code holds only its own pass.
+    if const { is_float::<T>() || cfg!(feature = "small-code") } {
         // Floats, and every type with the `small-code` feature (firmware stacks): the running
         // state merged chunk by chunk, no block of group extremes.
-        _ if is_float::<T>() || cfg!(feature = "small-code") => {
-            arg_tile_groups_chunked::<T, D, LAST, TILE>(x, y, v, inner, start, end)
-        }
-        1 if rows.div_ceil(BYTE_GROUP) <= u8::GROUPS => {
-            arg_tile_groups::<T, D, LAST, TILE, u8, BYTE_GROUP>(x, y, v, inner, start, end)
-        }
-        2 if rows.div_ceil(GROUP) <= u16::GROUPS => {
-            arg_tile_groups::<T, D, LAST, TILE, u16, GROUP>(x, y, v, inner, start, end)
-        }
-        _ => arg_tile_groups::<T, D, LAST, TILE, u32, GROUP>(x, y, v, inner, start, end),
+        return arg_tile_groups_chunked::<T, D, LAST, TILE>(x, y, v, inner, start, end);
     }
+    let rows = x.len() / inner;
+    if const { core::mem::size_of::<T::Key>() == 1 } && rows.div_ceil(BYTE_GROUP) <= u8::GROUPS {
+        return arg_tile_groups::<T, D, LAST, TILE, u8, BYTE_GROUP>(x, y, v, inner, start, end);
+    }
+    if const { core::mem::size_of::<T::Key>() == 2 } && rows.div_ceil(GROUP) <= u16::GROUPS {
+        return arg_tile_groups::<T, D, LAST, TILE, u16, GROUP>(x, y, v, inner, start, end);
+    }
+    arg_tile_groups::<T, D, LAST, TILE, u32, GROUP>(x, y, v, inner, start, end)
 }
 
 /// [`arg_tile_grouped`] with group numbers in `C` (which counts every group of `x`): rows in

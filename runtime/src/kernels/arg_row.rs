@@ -37,7 +37,7 @@ pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
         // f16 and bf16: compared as 16-bit keys by the integer kernel.
         return arg_row_keyed::<T, D, LAST>(x);
     }
-    if small_int::<T>() {
+    if const { small_int::<T>() } {
         // 1- and 2-byte integers: the extreme, then a search by equality.
         return arg_row_small::<T, D, LAST>(x);
     }

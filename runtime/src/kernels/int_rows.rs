@@ -10,9 +10,9 @@ use crate::{Direction, Element};
 /// Whether [`arg_row_small`] takes rows of `T` (`i8` and `u8`; not with the `small-code`
 /// feature).
 #[inline(always)]
-pub(super) fn small_int<T: Element>() -> bool {
+pub(super) const fn small_int<T: Element>() -> bool {
     !super::shared::is_float::<T>()
-        && T::DTYPE != crate::DType::Bool
+        && !matches!(T::DTYPE, crate::DType::Bool)
         && core::mem::size_of::<T::Key>() == 1
         && !cfg!(feature = "small-code")
 }

@@ -34,10 +34,12 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     // Integers of 1, 2 and 8 bytes take chunks of 64 bytes of lanes (four SSE2 registers):
     // bytes and 16-bit lanes amortize the loop over more elements, and 64-bit lanes are kept
     // scalar (see `chunk_pass`). The lanes left over go by sixteen, then one by one.
-    let width = if cfg!(feature = "small-code") || is_float::<T>() {
-        0
-    } else {
-        core::mem::size_of::<T::Key>()
+    let width = const {
+        if cfg!(feature = "small-code") || is_float::<T>() {
+            0
+        } else {
+            core::mem::size_of::<T::Key>()
+        }
     };
     // 64-bit lanes go through memory once per group: twice the rows per group.
     let group = if width == 8 { 2 * ROW_GROUP } else { ROW_GROUP };
@@ -58,7 +60,7 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
                 tail_nan |= v.is_nan();
             }
         }
-        if T::DTYPE == DType::Bool && width != 0 {
+        if const { matches!(T::DTYPE, DType::Bool) } && width != 0 {
             // bool: once every lane holds the absorbing value, no row can change it.
             let sink = absorbing::<T, D>();
             if acc.iter().fold(0u8, |c, &a| c | u8::from(a != sink)) == 0 {
@@ -141,7 +143,7 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }
-    if T::DTYPE == DType::Bool && !cfg!(feature = "small-code") {
+    if const { matches!(T::DTYPE, DType::Bool) && !cfg!(feature = "small-code") } {
         // bool: the result is the absorbing value (true for a max) as soon as one element is,
         // found 64 at a time (a byte-wide count per chunk); otherwise every element is the
         // identity, and so is the result.
@@ -176,7 +178,7 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 {
         return;
     }
-    if rekeyed::<T>() && !cfg!(feature = "small-code") {
+    if const { rekeyed::<T>() && !cfg!(feature = "small-code") } {
         // i8 and bool: the fold out of line. Inlined, its lanes of keys are vectorized across
         // the rows instead (one gathered byte per row and lane), several times slower.
         for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {

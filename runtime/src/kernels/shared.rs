@@ -89,7 +89,7 @@ pub(super) fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let mut nans = [0u32; LANES / 2];
     // Lanes start as a splat of the first element (which the fold includes anyway): this shape
     // keeps the lanes in vector registers. For i8 and bool they hold keys (`Element::Key`).
-    if rekeyed::<T>() {
+    if const { rekeyed::<T>() } {
         let mut lanes = [first.key(); LANES];
         for ch in chunks {
             take_keys::<T, D>(&mut lanes, ch, &mut nans);
@@ -178,13 +178,13 @@ pub(super) fn take_chunk<T: Element, D: Direction>(
 /// Whether `T` keeps its running extremes as keys of another type (`Element::Key`: i8 and
 /// bool, as `u8`).
 #[inline(always)]
-pub(super) fn rekeyed<T: Element>() -> bool {
+pub(super) const fn rekeyed<T: Element>() -> bool {
     matches!(T::DTYPE, DType::I8 | DType::Bool)
 }
 
 /// Whether `T` is a float type (whose lane kernels keep their measured forms and widths).
 #[inline(always)]
-pub(super) fn is_float<T: Element>() -> bool {
+pub(super) const fn is_float<T: Element>() -> bool {
     matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
 }
 
