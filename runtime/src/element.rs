@@ -109,6 +109,16 @@ pub trait Element: Copy + PartialEq + core::fmt::Debug + sealed::Sealed + 'stati
     fn read_le(bytes: &[u8]) -> Option<Self>;
     /// Writes the element as little-endian bytes into `out` (`DTYPE.size()` bytes).
     fn write_le(self, out: &mut [u8]);
+    /// The type running extremes are kept in by the lane kernels: `Self`, or for `i8` and
+    /// `bool` a `u8` whose order is theirs (SSE2 has a vector max/min for `u8` only).
+    #[doc(hidden)]
+    type Key: Element;
+    /// `self` as a [`Key`](Element::Key) (order kept; NaN stays NaN).
+    #[doc(hidden)]
+    fn key(self) -> Self::Key;
+    /// The value of a key made by [`key`](Element::key).
+    #[doc(hidden)]
+    fn from_key(key: Self::Key) -> Self;
     /// For f16 and bf16: the bits of a slice (the same memory as `u16`); `None` for the other
     /// types. The 16-bit kernels read f16 and bf16 through these.
     #[doc(hidden)]
@@ -127,9 +137,18 @@ pub trait Element: Copy + PartialEq + core::fmt::Debug + sealed::Sealed + 'stati
 }
 
 macro_rules! int_element {
-    ($($t:ty => $d:ident),*) => {$(
+    (@key $t:ty) => {
+        type Key = $t;
+        #[inline(always)]
+        fn key(self) -> $t { self }
+        #[inline(always)]
+        fn from_key(key: $t) -> Self { key }
+    };
+    (@key $t:ty, $($extra:tt)*) => { $($extra)* };
+    ($($t:ty => $d:ident $({ $($extra:tt)* })?),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
+            int_element!(@key $t $(, $($extra)*)?);
             const DTYPE: DType = DType::$d;
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -152,7 +171,20 @@ macro_rules! int_element {
         }
     )*};
 }
-int_element!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+int_element!(i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+int_element!(i8 => I8 {
+    // SSE2 has a byte max/min for u8 only: with the sign bit flipped, u8 order is i8 order, and
+    // lanes of keys fold with one `pmaxub` per element (instead of a compare and a select).
+    type Key = u8;
+    #[inline(always)]
+    fn key(self) -> u8 {
+        (self as u8) ^ 0x80
+    }
+    #[inline(always)]
+    fn from_key(key: u8) -> Self {
+        (key ^ 0x80) as i8
+    }
+});
 
 macro_rules! float_element {
     ($($t:ty => $d:ident),*) => {$(
@@ -163,6 +195,11 @@ macro_rules! float_element {
             const ONE: Self = 1.0;
             const LOWEST: Self = <$t>::NEG_INFINITY;
             const HIGHEST: Self = <$t>::INFINITY;
+            type Key = $t;
+            #[inline(always)]
+            fn key(self) -> $t { self }
+            #[inline(always)]
+            fn from_key(key: $t) -> Self { key }
             #[inline(always)]
             fn is_nan(self) -> bool { self != self }
             #[inline(always)]
@@ -202,6 +239,11 @@ macro_rules! half_element {
             const ONE: Self = $t::ONE;
             const LOWEST: Self = $t::NEG_INFINITY;
             const HIGHEST: Self = $t::INFINITY;
+            type Key = $t;
+            #[inline(always)]
+            fn key(self) -> $t { self }
+            #[inline(always)]
+            fn from_key(key: $t) -> Self { key }
             #[inline(always)]
             fn is_nan(self) -> bool { (self.to_bits() & 0x7fff) > $inf }
             #[inline(always)]
@@ -244,6 +286,16 @@ impl Element for bool {
     const ONE: Self = true;
     const LOWEST: Self = false;
     const HIGHEST: Self = true;
+    // Bytes 0 and 1: `pmaxub`/`pminub` fold them.
+    type Key = u8;
+    #[inline(always)]
+    fn key(self) -> u8 {
+        u8::from(self)
+    }
+    #[inline(always)]
+    fn from_key(key: u8) -> Self {
+        key != 0
+    }
     #[inline(always)]
     fn is_nan(self) -> bool {
         false

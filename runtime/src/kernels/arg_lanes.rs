@@ -1,9 +1,10 @@
 //! The strided arg-reduction (ArgMax, ArgMin along an outer axis): [`arg_lanes`] takes tiles
 //! of lanes down the rows, sized by [`arg_tile`].
 
+use super::arg_groups::{arg_tile_grouped, GROUPED_ROWS};
 use super::half_lanes::{arg_tile_half, Out};
 use super::half_rows::{inf_of, keyed};
-use super::shared::{find_first, nan_pairs, take, take_chunk, LANES, ROW_GROUP};
+use super::shared::{find_first, take, LANES, ROW_GROUP};
 use crate::{Direction, Element};
 
 /// The stack the running state of [`arg_lanes`] may take: 8 KiB, or 256 bytes with the
@@ -16,7 +17,8 @@ pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
 
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
 /// `u32` row number per lane) lives on the stack and stays within 8 KiB (256 bytes with the
-/// `small-code` feature).
+/// `small-code` feature). Over 128 rows and more, integers (without `small-code`) also keep up to
+/// 2 KiB of group extremes before they merge them.
 pub const fn arg_tile(inner: usize, elem_size: usize) -> usize {
     let cap = (TILE_BYTES / (elem_size + 4)) / LANES * LANES;
     let want = inner.div_ceil(LANES) * LANES;
@@ -130,7 +132,7 @@ pub(super) fn arg_tile_pass<
         }
     }
     if !EXACT && x.len() / inner >= GROUPED_ROWS {
-        return arg_tile_groups::<T, D, LAST, TILE>(x, y, v, inner, start, end);
+        return arg_tile_grouped::<T, D, LAST, TILE>(x, y, v, inner, start, end);
     }
     let choose = |b: T, v: T| {
         if EXACT {
@@ -209,126 +211,6 @@ pub(super) fn arg_tile_pass<
     }
     for (o, &a) in y.iter_mut().zip(at.iter()) {
         *o = i64::from(a);
-    }
-    for (o, &b) in v.iter_mut().zip(best.iter()) {
-        *o = b;
-    }
-    true
-}
-
-/// From this many rows on, the fast pass goes by groups ([`arg_tile_groups`]); below, the
-/// second look at each lane's winning group would cost more than it saves.
-const GROUPED_ROWS: usize = 128;
-
-/// Rows per group of [`arg_tile_groups`]: its extreme per lane is found with one max/min per
-/// element, and only the rows of the winning group are read again.
-const GROUP: usize = 8;
-
-/// The fast pass of [`arg_tile_pass`] (NaN-free tiles): rows in groups of [`GROUP`]; each
-/// group's extreme per lane costs one max/min per element (NaN flagged on the side), and the
-/// running best and its group are updated once per group. At the end each lane reads its
-/// winning group again to find the row. Returns false, `y` untouched, if it met a NaN.
-#[inline(always)]
-fn arg_tile_groups<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
-    x: &[T],
-    y: &mut [i64],
-    v: &mut [T],
-    inner: usize,
-    start: usize,
-    end: usize,
-) -> bool {
-    // Across groups: the strictly better extreme wins (the first group holding it), or with
-    // `LAST` a tie too (the last group holding it).
-    let choose = |b: T, m: T| {
-        if LAST {
-            !D::better(b, m)
-        } else {
-            D::better(m, b)
-        }
-    };
-    let rows = x.len() / inner;
-    let Some(lanes0) = x.get(start..end) else {
-        return true;
-    };
-    let n = lanes0.len();
-    let mut best = [T::ZERO; TILE];
-    let mut group_of = [0u32; TILE];
-    let mut nans = [0u32; LANES / 2];
-    let (Some(best), Some(group_of)) = (best.get_mut(..n), group_of.get_mut(..n)) else {
-        return true;
-    };
-    let (bchunks, btail) = best.as_chunks_mut::<LANES>();
-    let (gchunks, gtail) = group_of.as_chunks_mut::<LANES>();
-    let tail_off = start + bchunks.len() * LANES;
-    for (g, group) in x.chunks(GROUP * inner).enumerate() {
-        let g32 = g as u32;
-        for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
-            let off = start + c * LANES;
-            let mut rows_of = group.chunks_exact(inner);
-            let Some(m0) = rows_of
-                .next()
-                .and_then(|r| r.get(off..))
-                .and_then(|r| r.first_chunk::<LANES>())
-            else {
-                return true;
-            };
-            let mut m = *m0;
-            nan_pairs(&mut nans, &m);
-            for row in rows_of {
-                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<LANES>()) else {
-                    return true;
-                };
-                take_chunk::<T, D>(&mut m, v, &mut nans);
-            }
-            if g == 0 {
-                *bch = m;
-                continue;
-            }
-            // Selects on local copies: a select stored into place would become a branch per lane.
-            let (mut b, mut a) = (*bch, *gch);
-            for ((b, a), &m) in b.iter_mut().zip(a.iter_mut()).zip(&m) {
-                let t = choose(*b, m);
-                *b = if t { m } else { *b };
-                *a = if t { g32 } else { *a };
-            }
-            *bch = b;
-            *gch = a;
-        }
-        for (k, row) in group.chunks_exact(inner).enumerate() {
-            let vtail = row.get(tail_off..end).unwrap_or(&[]);
-            // The tail lanes are few: row by row, keeping the group of the best.
-            for ((b, a), &v) in btail.iter_mut().zip(gtail.iter_mut()).zip(vtail) {
-                if v.is_nan() {
-                    return false;
-                }
-                if (g == 0 && k == 0) || choose(*b, v) {
-                    *b = v;
-                    *a = g32;
-                }
-            }
-        }
-    }
-    if nans.iter().fold(0, |a, &n| a | n) != 0 {
-        return false;
-    }
-    // The row of each lane's extreme within its winning group: the first (last) equal one.
-    for (j, (o, (&b, &g))) in y
-        .iter_mut()
-        .zip(best.iter().zip(group_of.iter()))
-        .enumerate()
-    {
-        let first = g as usize * GROUP;
-        let last = rows.min(first + GROUP);
-        let equal = |r: &usize| {
-            x.get(r * inner + start + j)
-                .is_some_and(|&v| !D::better(v, b) && !D::better(b, v))
-        };
-        let found = if LAST {
-            (first..last).rev().find(equal)
-        } else {
-            (first..last).find(equal)
-        };
-        *o = found.unwrap_or(first) as i64;
     }
     for (o, &b) in v.iter_mut().zip(best.iter()) {
         *o = b;

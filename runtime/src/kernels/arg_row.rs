@@ -2,6 +2,7 @@
 //! parts, blocks and lanes, its clearing form for Hardmax, and the `small-code` variant.
 
 use super::half_rows::{arg_row_half, inf_of, keyed};
+use super::int_rows::{arg_row_small, small_int};
 use super::shared::{
     fill, lane_mask, lanes_extreme, nan_pairs, row_extreme, step, take_chunk, LANES,
 };
@@ -37,6 +38,10 @@ pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
         if let Some(b) = T::half_bits(x) {
             return arg_row_half::<D, LAST>(b, inf_of::<T>());
         }
+    }
+    if const { small_int::<T>() } {
+        // 1- and 2-byte integers: the extreme, then a search by equality.
+        return arg_row_small::<T, D, LAST>(x);
     }
     arg_row_clearing::<T, D, LAST, false>(x, &mut [])
 }

@@ -8,6 +8,7 @@
 //! (the last with `LAST`), and a NaN beats every number (the first NaN, or the last with
 //! `LAST`); `-0.0 == +0.0`.
 
+mod arg_groups;
 mod arg_lanes;
 mod arg_row;
 mod gather;
@@ -15,6 +16,7 @@ mod half_lanes;
 mod half_rows;
 mod hardmax;
 mod index;
+mod int_rows;
 mod narrow;
 mod planes;
 mod reduce;

@@ -3,8 +3,10 @@
 
 use super::half_lanes::reduce_lanes_half;
 use super::half_rows::{bits, fold_half, from_bits, inf_of, keyed};
-use super::shared::{find_first, row_extreme, step, take_chunk, LANES, ROW_GROUP};
-use crate::{Direction, Element};
+use super::shared::{
+    find_first, is_float, keys_of, nan_pairs, rekeyed, row_extreme, step, LANES, ROW_GROUP,
+};
+use crate::{DType, Direction, Element};
 
 /// Accumulates every row of `x` (rows as long as `acc`, a partial last row ignored) into `acc`,
 /// lane by lane, NaN-propagating: a NaN `acc[j]` stays, otherwise the first NaN of lane `j`
@@ -18,10 +20,10 @@ use crate::{Direction, Element};
 /// assert!(acc[1].is_nan());
 /// ```
 ///
-/// Rows are taken in groups of eight; each chunk of sixteen lanes keeps its running extreme in
-/// registers through the group (so `acc` is read and written once per group, not once per
-/// row), with one max/min per element and NaN flagged on the side. If a NaN occurred, the
-/// lanes are fixed up exactly afterwards.
+/// Rows are taken in groups of eight; each chunk of lanes (sixteen, or 64 bytes of them for
+/// integers and bool) keeps its running extreme in registers through the group (so `acc` is
+/// read and written once per group, not once per row), with one max/min per element and NaN
+/// flagged on the side. If a NaN occurred, the lanes are fixed up exactly afterwards.
 #[inline]
 pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     let n = acc.len();
@@ -38,25 +40,40 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     }
     let mut nans = [0u32; LANES / 2];
     let mut tail_nan = false;
-    let (chunks, tail) = acc.as_chunks_mut::<LANES>();
-    let tail_start = chunks.len() * LANES;
-    for group in x.chunks(ROW_GROUP * n) {
-        for (c, a) in chunks.iter_mut().enumerate() {
-            // A local copy: the lanes stay in registers through the group.
-            let mut lanes = *a;
-            for row in group.chunks_exact(n) {
-                let Some(v) = row.get(c * LANES..).and_then(|r| r.first_chunk::<LANES>()) else {
-                    break;
-                };
-                take_chunk::<T, D>(&mut lanes, v, &mut nans);
-            }
-            *a = lanes;
+    // Integers of 1, 2 and 8 bytes take chunks of 64 bytes of lanes (four SSE2 registers):
+    // bytes and 16-bit lanes amortize the loop over more elements, and 64-bit lanes are kept
+    // scalar (see `chunk_pass`). The lanes left over go by sixteen, then one by one.
+    let width = const {
+        if cfg!(feature = "small-code") || is_float::<T>() {
+            0
+        } else {
+            core::mem::size_of::<T::Key>()
         }
+    };
+    // 64-bit lanes go through memory once per group: twice the rows per group.
+    let group = if width == 8 { 2 * ROW_GROUP } else { ROW_GROUP };
+    for group in x.chunks(group * n) {
+        let wide = match width {
+            1 => chunk_pass::<T, D, 64>(acc, group, 0, &mut nans),
+            2 => chunk_pass::<T, D, 32>(acc, group, 0, &mut nans),
+            8 => chunk_pass::<T, D, 8>(acc, group, 0, &mut nans),
+            _ => 0,
+        };
+        let rest = acc.get_mut(wide..).unwrap_or(&mut []);
+        let by16 = wide + chunk_pass::<T, D, LANES>(rest, group, wide, &mut nans);
+        let tail = acc.get_mut(by16..).unwrap_or(&mut []);
         for row in group.chunks_exact(n) {
-            let v = row.get(tail_start..).unwrap_or(&[]);
+            let v = row.get(by16..).unwrap_or(&[]);
             for (a, &v) in tail.iter_mut().zip(v) {
                 *a = step::<T, D>(*a, v);
                 tail_nan |= v.is_nan();
+            }
+        }
+        if const { matches!(T::DTYPE, DType::Bool) } && width != 0 {
+            // bool: once every lane holds the absorbing value, no row can change it.
+            let sink = absorbing::<T, D>();
+            if acc.iter().fold(0u8, |c, &a| c | u8::from(a != sink)) == 0 {
+                return;
             }
         }
     }
@@ -70,6 +87,50 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
             }
         }
     }
+}
+
+/// The whole chunks of `W` lanes of `acc` (lanes `off..` of each row of `group`, rows as long
+/// as the full accumulator) folded down the rows: each chunk keeps its keys in registers
+/// through the group. NaN is flagged in `nans`. Returns the lanes done (a multiple of `W`).
+#[inline(always)]
+fn chunk_pass<T: Element, D: Direction, const W: usize>(
+    acc: &mut [T],
+    group: &[T],
+    off: usize,
+    nans: &mut [u32; LANES / 2],
+) -> usize {
+    let n = off + acc.len();
+    let (chunks, _) = acc.as_chunks_mut::<W>();
+    for (c, a) in chunks.iter_mut().enumerate() {
+        // A local copy, as keys (`Element::Key`): the lanes stay in registers through the
+        // group.
+        let mut lanes = keys_of(a);
+        for row in group.chunks_exact(n) {
+            let Some(v) = row.get(off + c * W..).and_then(|r| r.first_chunk::<W>()) else {
+                break;
+            };
+            for (l, &v) in lanes.iter_mut().zip(v) {
+                *l = step::<T::Key, D>(*l, v.key());
+            }
+            let (subs, _) = v.as_chunks::<LANES>();
+            for sub in subs {
+                nan_pairs(nans, sub);
+            }
+        }
+        if W == 8 {
+            // 64-bit lanes: stored one by one through an opaque value. A whole-array store
+            // lets the lanes be vectorized, and SSE2 compares 64-bit integers in about ten
+            // instructions per pair; as eight scalar lanes each step is a `cmp` and a `cmov`.
+            for (o, &l) in a.iter_mut().zip(&lanes) {
+                *o = core::hint::black_box(T::from_key(l));
+            }
+        } else {
+            for (o, &l) in a.iter_mut().zip(&lanes) {
+                *o = T::from_key(l);
+            }
+        }
+    }
+    chunks.len() * W
 }
 
 /// ```
@@ -93,6 +154,22 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }
+    if const { matches!(T::DTYPE, DType::Bool) && !cfg!(feature = "small-code") } {
+        // bool: the result is the absorbing value (true for a max) as soon as one element is,
+        // found 64 at a time (a byte-wide count per chunk); otherwise every element is the
+        // identity, and so is the result.
+        let sink = absorbing::<T, D>();
+        if acc == sink {
+            return acc;
+        }
+        let (chunks, rest) = row.as_chunks::<64>();
+        let count = |ch: &[T]| {
+            ch.iter()
+                .fold(0u8, |a, &v| a.wrapping_add(u8::from(v == sink)))
+        };
+        let hit = chunks.iter().any(|ch| count(ch) != 0) || count(rest) != 0;
+        return if hit { sink } else { acc };
+    }
     let (m, nan) = row_extreme::<T, D>(row);
     if nan {
         return find_first(row, |v: T| v.is_nan())
@@ -112,9 +189,34 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 {
         return;
     }
+    if const { rekeyed::<T>() && !cfg!(feature = "small-code") } {
+        // i8 and bool: the fold out of line. Inlined, its lanes of keys are vectorized across
+        // the rows instead (one gathered byte per row and lane), several times slower.
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+            *o = fold_bytes::<T, D>(*o, row);
+        }
+        return;
+    }
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
         *o = fold::<T, D>(*o, row);
     }
+}
+
+/// The value no element can beat in direction `D` (the type's maximum for a max): for bool,
+/// `true` ends a ReduceMax and `false` a ReduceMin.
+#[inline(always)]
+fn absorbing<T: Element, D: Direction>() -> T {
+    if D::better(T::HIGHEST, T::LOWEST) {
+        T::HIGHEST
+    } else {
+        T::LOWEST
+    }
+}
+
+/// [`fold`], never inlined (see [`reduce_rows`]).
+#[inline(never)]
+fn fold_bytes<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    fold::<T, D>(acc, row)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 #[cfg(doc)]
 use super::arg_lanes::arg_lanes;
-use crate::{Direction, Element};
+use crate::{DType, Direction, Element};
 
 /// Fills `y` with `v`.
 #[inline]
@@ -86,17 +86,31 @@ pub(super) fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let (chunks, tail) = x.as_chunks::<LANES>();
     let mut m = first;
     let mut nan = false;
-    // Lanes start as a splat of the first element (which the fold includes anyway): this shape
-    // keeps the lanes in vector registers.
-    let mut lanes = [first; LANES];
     let mut nans = [0u32; LANES / 2];
-    for ch in chunks {
-        take_chunk::<T, D>(&mut lanes, ch, &mut nans);
+    // Lanes start as a splat of the first element (which the fold includes anyway): this shape
+    // keeps the lanes in vector registers. For i8 and bool they hold keys (`Element::Key`).
+    if const { rekeyed::<T>() } {
+        let mut lanes = [first.key(); LANES];
+        for ch in chunks {
+            take_keys::<T, D>(&mut lanes, ch, &mut nans);
+        }
+        if !chunks.is_empty() {
+            for &l in &lanes {
+                m = step::<T, D>(m, T::from_key(l));
+            }
+        }
+    } else {
+        let mut lanes = [first; LANES];
+        for ch in chunks {
+            take_chunk::<T, D>(&mut lanes, ch, &mut nans);
+        }
+        if !chunks.is_empty() {
+            for &l in &lanes {
+                m = step::<T, D>(m, l);
+            }
+        }
     }
     if !chunks.is_empty() {
-        for &l in &lanes {
-            m = step::<T, D>(m, l);
-        }
         nan = nans.iter().fold(0, |a, &n| a | n) != 0;
     }
     for &v in tail {
@@ -157,6 +171,45 @@ pub(super) fn take_chunk<T: Element, D: Direction>(
 ) {
     for (l, &v) in lanes.iter_mut().zip(ch) {
         *l = step::<T, D>(*l, v);
+    }
+    nan_pairs(nans, ch);
+}
+
+/// Whether `T` keeps its running extremes as keys of another type (`Element::Key`: i8 and
+/// bool, as `u8`).
+#[inline(always)]
+pub(super) const fn rekeyed<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::I8 | DType::Bool)
+}
+
+/// Whether `T` is a float type (whose lane kernels keep their measured forms and widths).
+#[inline(always)]
+pub(super) const fn is_float<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::F32 | DType::F64 | DType::F16 | DType::BF16)
+}
+
+/// The keys (`Element::Key`) of a chunk. A plain loop: `array::map` is not always inlined for
+/// wider chunks.
+#[inline(always)]
+pub(super) fn keys_of<T: Element, const W: usize>(ch: &[T; W]) -> [T::Key; W] {
+    let mut k = [T::ZERO.key(); W];
+    for (k, &v) in k.iter_mut().zip(ch) {
+        *k = v.key();
+    }
+    k
+}
+
+/// [`take_chunk`] on lanes of keys (`Element::Key`): each element is turned into its key as it
+/// is loaded, so that the steps are those of the key type (for `i8` and `bool`, `u8`'s).
+#[inline(always)]
+pub(super) fn take_keys<T: Element, D: Direction>(
+    lanes: &mut [T::Key; LANES],
+    ch: &[T; LANES],
+    nans: &mut [u32; LANES / 2],
+) {
+    let keys = keys_of(ch);
+    for (l, &v) in lanes.iter_mut().zip(&keys) {
+        *l = step::<T::Key, D>(*l, v);
     }
     nan_pairs(nans, ch);
 }

@@ -4,6 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The memory functions compiled code calls through GOT entries (leaves: their stack is their
+/// return address).
+const MEMORY_FUNCTIONS: [&str; 5] = ["memset", "memcpy", "memmove", "memcmp", "bcmp"];
+
 /// What one function does with the stack.
 #[derive(Debug, Default)]
 pub struct Func {
@@ -19,6 +23,14 @@ pub struct Func {
     /// Call and jump targets objdump resolved inside the object (tail call or not), kept only
     /// if they name a function.
     local: Vec<(bool, String)>,
+    /// Registers called through that held no GOT entry at that point of the straight-line
+    /// scan (a reload from a spill, a path from elsewhere), and every GOT symbol the function
+    /// loads into each register: resolved when the function ends.
+    reg_calls: Vec<String>,
+    got_loads: BTreeMap<String, BTreeSet<String>>,
+    /// Registers written by anything but a GOT load, a reload from the stack or a copy of a
+    /// register holding a GOT entry.
+    other_writes: BTreeSet<String>,
 }
 
 /// The functions of a disassembly by (mangled) name.
@@ -54,7 +66,11 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
                 set.insert(target.to_string());
             }
             if let Some(reg) = loading.take() {
-                loaded.insert(reg, target.to_string());
+                loaded.insert(reg.clone(), target.to_string());
+                f.got_loads
+                    .entry(reg)
+                    .or_default()
+                    .insert(target.to_string());
             }
             continue;
         }
@@ -63,8 +79,21 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
         };
         pending = None;
         loading = None;
-        if let Some((_, dest)) = operands.rsplit_once(',') {
+        if let Some((src, dest)) = operands.rsplit_once(',') {
+            // A copy of a loaded register holds the same symbol (`mov %rbx,%rax`).
+            let copied = (mnemonic == "mov")
+                .then(|| loaded.get(src).cloned())
+                .flatten();
+            let reload = mnemonic == "mov" && src.ends_with("(%rsp)");
+            let got_load = mnemonic == "mov" && operands.starts_with("0x0(%rip),");
+            let reads_only = matches!(mnemonic, "cmp" | "test" | "bt");
+            if dest.starts_with('%') && copied.is_none() && !reload && !got_load && !reads_only {
+                f.other_writes.insert(dest.to_string());
+            }
             loaded.remove(dest);
+            if let Some(target) = copied {
+                loaded.insert(dest.to_string(), target);
+            }
             if mnemonic == "mov" && operands.starts_with("0x0(%rip),") {
                 loading = Some(dest.to_string());
             }
@@ -105,10 +134,11 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
                     let set = if tail { &mut f.tails } else { &mut f.calls };
                     set.insert(target.clone());
                 } else if operands.starts_with('*') && !operands.contains("(%rip)") {
-                    // A call through any other register cannot be followed; a jump through one
-                    // is a jump table inside the function.
+                    // A call through any other register is followed if the function only ever
+                    // loads GOT entries into it (checked at its end); a jump through one is a
+                    // jump table inside the function.
                     if !tail {
-                        f.unknown.push(format!("call {operands}"));
+                        f.reg_calls.push(operands.to_string());
                     }
                 } else {
                     // The relocation line below, if any, names the target (a symbol, or the
@@ -133,6 +163,26 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
     // disassembly shows one by that name (objdump may name a jump inside a function after a
     // nearby label such as a constant pool's).
     let names: BTreeSet<String> = funcs.keys().cloned().collect();
+    for f in funcs.values_mut() {
+        for operands in std::mem::take(&mut f.reg_calls) {
+            let reg = operands.trim_start_matches('*');
+            let got: BTreeSet<&String> = f.got_loads.values().flatten().collect();
+            let memory_only =
+                !got.is_empty() && got.iter().all(|s| MEMORY_FUNCTIONS.contains(&s.as_str()));
+            match f.got_loads.get(reg) {
+                Some(symbols) if !f.other_writes.contains(reg) => {
+                    f.calls.extend(symbols.iter().cloned());
+                }
+                // The register is reused for other values too (spilled and reloaded across
+                // branches): when every GOT entry the function loads is a memory function,
+                // the call is one of them.
+                Some(_) if memory_only => {
+                    f.calls.extend(got.iter().map(|s| s.to_string()));
+                }
+                _ => f.unknown.push(format!("call {operands}")),
+            }
+        }
+    }
     for (name, f) in funcs.iter_mut() {
         for (tail, target) in std::mem::take(&mut f.local) {
             if names.contains(&target) && target != *name {
@@ -331,12 +381,26 @@ fn frames_calls_and_tail_calls_add_up() {
     let got = "\
 0000000000000000 <f>:
        0:\tmov    0x0(%rip),%r14        # 7 <f+0x7>
-\t\t\t3: R_X86_64_GOTPCREL\tmemset-0x4
+\t\t\t3: R_X86_64_GOTPCREL\thelper-0x4
        7:\tcall   *%r14
        a:\tmov    %rdi,%r14
        d:\tcall   *%r14
 ";
     let funcs = parse(got);
-    assert!(funcs["f"].calls.contains("memset"));
+    assert!(funcs["f"].calls.contains("helper"));
     assert_eq!(funcs["f"].unknown, ["call *%r14"]);
+    // A copy of such a register is a call of the same symbol; a register also written otherwise,
+    // in a function whose GOT entries are all memory functions, calls one of those.
+    let copied = "\
+0000000000000000 <g>:
+       0:\tmov    0x0(%rip),%rbx        # 7 <g+0x7>
+\t\t\t3: R_X86_64_GOTPCREL\tmemcpy-0x4
+       7:\tmov    %rbx,%rax
+       a:\tlea    0x8(%rsp),%rbx
+       f:\tcall   *%rax
+      11:\tcall   *%rbx
+";
+    let funcs = parse(copied);
+    assert!(funcs["g"].calls.contains("memcpy"));
+    assert!(funcs["g"].unknown.is_empty());
 }
