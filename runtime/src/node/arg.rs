@@ -75,7 +75,7 @@ pub fn arg_rows_rounded<T: ThinRounded<U>, U: Element, D: Direction, const LAST:
 }
 
 /// Arg-reduction along `r` rows of `inner` lanes (sixteen or more), block after block of
-/// `r · inner` elements of `x`, `TILE` lanes at a time ([`kernels::arg_tile`]).
+/// `r · inner` elements of `x`, `TILE` lanes at a time ([`crate::kernels::arg_tile`]).
 #[inline]
 pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],
@@ -115,7 +115,7 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
 }
 
 /// Arg-reduction along `r` rows of `C` lanes (under sixteen), block after block of `r · C`,
-/// read `W / C` rows at a time ([`kernels::narrow_period`]).
+/// read `W / C` rows at a time ([`crate::kernels::narrow_period`]).
 #[inline]
 pub fn arg_blocks_narrow<
     T: Thin,
