@@ -24,7 +24,8 @@ use crate::{DType, Direction, Element};
 /// integers and bool) keeps its running extreme in registers through the group (so `acc` is
 /// read and written once per group, not once per row), with one max/min per element and NaN
 /// flagged on the side. If a NaN occurred, the lanes are fixed up exactly afterwards.
-#[inline]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline)]
 pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     let n = acc.len();
     if n == 0 {

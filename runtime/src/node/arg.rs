@@ -12,7 +12,7 @@ const INDEX_TILE: usize = 256;
 
 /// Indices of the extreme of each contiguous row of `r` of `x` (`y.len()` rows, `r` from 32),
 /// written as `I`.
-#[inline]
+#[inline(always)]
 pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
     x: &[T],
     y: &mut [I],
@@ -36,7 +36,7 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
 }
 
 /// Indices of the extreme of each contiguous row of `R` (a few tens at most).
-#[inline]
+#[inline(always)]
 pub fn arg_rows_short<T: Thin, D: Direction, const LAST: bool, const R: usize>(
     x: &[T],
     y: &mut [i64],
@@ -48,7 +48,7 @@ pub fn arg_rows_short<T: Thin, D: Direction, const LAST: bool, const R: usize>(
 }
 
 /// The index of the extreme of one contiguous row.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn arg_row<T: Thin, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     #[cfg(debug_assertions)]
@@ -58,7 +58,7 @@ pub fn arg_row<T: Thin, D: Direction, const LAST: bool>(x: &[T]) -> usize {
 }
 
 /// [`arg_rows`] of `x` as rounded to `U` (a Cast to a narrower float folded into the read).
-#[inline]
+#[inline(always)]
 pub fn arg_rows_rounded<T: ThinRounded<U>, U: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
@@ -76,7 +76,7 @@ pub fn arg_rows_rounded<T: ThinRounded<U>, U: Element, D: Direction, const LAST:
 
 /// Arg-reduction along `r` rows of `inner` lanes (sixteen or more), block after block of
 /// `r · inner` elements of `x`, `TILE` lanes at a time ([`crate::kernels::arg_tile`]).
-#[inline]
+#[inline(always)]
 pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],
     y: &mut [i64],
@@ -95,7 +95,7 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
 
 /// [`arg_blocks`] that also writes each lane's extreme into `v` (ReduceMax or ReduceMin of the
 /// same lanes, fused).
-#[inline]
+#[inline(always)]
 pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],
     y: &mut [i64],
@@ -116,7 +116,7 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
 
 /// Arg-reduction along `r` rows of `C` lanes (under sixteen), block after block of `r · C`,
 /// read `W / C` rows at a time ([`crate::kernels::narrow_period`]).
-#[inline]
+#[inline(always)]
 pub fn arg_blocks_narrow<
     T: Thin,
     D: Direction,
@@ -140,7 +140,7 @@ pub fn arg_blocks_narrow<
 }
 
 /// The values of `x` at the indices `idx` of an arg-reduction along `r` rows of `inner` lanes.
-#[inline]
+#[inline(always)]
 pub fn arg_values<T: Thin>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: usize) {
     #[cfg(debug_assertions)]
     T::arg_values(x, idx, v, r, inner);
@@ -149,7 +149,7 @@ pub fn arg_values<T: Thin>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: u
 }
 
 /// INT64 indices written as `I` (a Cast folded into the node).
-#[inline]
+#[inline(always)]
 pub fn cast_indices<I: ThinIndex>(x: &[i64], y: &mut [I]) {
     #[cfg(debug_assertions)]
     I::from_i64s(x, y);

@@ -10,7 +10,7 @@ use super::Thin;
 const CAST_TILE: usize = 256;
 
 /// `x` converted to `U` into `y` (ONNX Cast).
-#[inline]
+#[inline(always)]
 pub fn cast<T: Thin, U: Thin>(x: &[T], y: &mut [U]) {
     #[cfg(debug_assertions)]
     {
@@ -26,7 +26,7 @@ pub fn cast<T: Thin, U: Thin>(x: &[T], y: &mut [U]) {
 }
 
 /// Copies `x` into `y` (up to the shorter length).
-#[inline]
+#[inline(always)]
 pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
     let n = x.len().min(y.len());
     if let (Some(y), Some(x)) = (y.get_mut(..n), x.get(..n)) {
@@ -35,7 +35,7 @@ pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
 }
 
 /// Fills `y` with `v`.
-#[inline]
+#[inline(always)]
 pub fn fill<T: Thin>(y: &mut [T], v: T) {
     #[cfg(debug_assertions)]
     T::fill(y, v);
@@ -44,7 +44,7 @@ pub fn fill<T: Thin>(y: &mut [T], v: T) {
 }
 
 /// The strided view of `x` from `offset` (dimensions of size and stride) copied into `y`.
-#[inline]
+#[inline(always)]
 pub fn strided_copy<T: Thin>(x: &[T], y: &mut [T], offset: usize, dims: &[(usize, isize)]) {
     #[cfg(debug_assertions)]
     T::strided_copy(x, y, offset, dims);

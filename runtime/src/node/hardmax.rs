@@ -6,7 +6,7 @@ use crate::kernels;
 use super::Thin;
 
 /// Hardmax of each contiguous row of `r` (from 32).
-#[inline]
+#[inline(always)]
 pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_rows(x, y, r);
@@ -19,7 +19,7 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
 }
 
 /// Hardmax of each contiguous row of `R` (a few tens at most).
-#[inline]
+#[inline(always)]
 pub fn hardmax_rows_short<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
     #[cfg(debug_assertions)]
     T::hardmax_rows(x, y, R);
@@ -28,7 +28,7 @@ pub fn hardmax_rows_short<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
 }
 
 /// Hardmax along `r` rows of `inner` lanes (sixteen or more), block after block.
-#[inline]
+#[inline(always)]
 pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_blocks(x, y, r, inner);
@@ -42,7 +42,7 @@ pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
 
 /// Hardmax along `r` rows of `C` lanes (under sixteen), block after block, read `W / C` rows
 /// at a time.
-#[inline]
+#[inline(always)]
 pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE: usize>(
     x: &[T],
     y: &mut [T],
@@ -59,7 +59,7 @@ pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE
 }
 
 /// Hardmax over reduced axes that are not contiguous (runs of size and stride).
-#[inline]
+#[inline(always)]
 pub fn hardmax_general<T: Thin>(
     x: &[T],
     y: &mut [T],

@@ -1,6 +1,6 @@
 //! The calls generated code makes: one per node, over whole tensors.
 //!
-//! Every function here is a generic `#[inline]` shim that generated code instantiates with its
+//! Every function here is a generic `#[inline(always)]` shim that generated code instantiates with its
 //! element type, direction and constant sizes. What the shim runs depends on this crate's
 //! build:
 //! - **optimized builds** (no `debug_assertions`): the kernels of [`crate::kernels`], with the

@@ -9,7 +9,7 @@ use crate::Direction;
 use super::Thin;
 
 /// Folds each contiguous row of `n` of `x` into the matching element of `y` (NaN-propagating).
-#[inline]
+#[inline(always)]
 pub fn reduce_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     #[cfg(debug_assertions)]
     T::reduce_rows(y, x, n, D::IS_MIN);
@@ -18,7 +18,7 @@ pub fn reduce_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
 }
 
 /// [`reduce_rows`] for rows of `R`, a few tens at most.
-#[inline]
+#[inline(always)]
 pub fn reduce_rows_short<T: Thin, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
     #[cfg(debug_assertions)]
     T::reduce_rows(y, x, R, D::IS_MIN);
@@ -28,7 +28,7 @@ pub fn reduce_rows_short<T: Thin, D: Direction, const R: usize>(y: &mut [T], x: 
 
 /// Folds the rows of each block of `xs` elements of `x` (rows of `ys` lanes, sixteen or more)
 /// into the block's `ys` elements of `y`.
-#[inline]
+#[inline(always)]
 pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, ys), D::IS_MIN);
@@ -41,7 +41,7 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
 }
 
 /// [`reduce_lanes`] for rows of `C` lanes (under sixteen), read `W / C` rows at a time.
-#[inline]
+#[inline(always)]
 pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize>(
     y: &mut [T],
     x: &[T],
@@ -59,7 +59,7 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
 
 /// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `N`: each row of every
 /// plane folded into its element of the block's `ys` elements of `y`.
-#[inline]
+#[inline(always)]
 pub fn reduce_planes<T: Thin, D: Direction, const N: usize>(
     y: &mut [T],
     x: &[T],
