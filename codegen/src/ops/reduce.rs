@@ -350,14 +350,17 @@ fn nest(runs: &[Run], rt: &TokenStream, t: &TokenStream, d: &TokenStream) -> Tok
             let c = lit_usize(last.size);
             quote!(#node::reduce_lanes_narrow::<#t, #d, #c, { #k::narrow_period(#c) }>(y, x, #xs);)
         }
-        [_, last] if !last.reduced => quote!(#node::reduce_lanes::<#t, #d>(y, x, #xs, #ys);),
-        [] | [Run { reduced: false, .. }] => quote!(#node::reduce_lanes::<#t, #d>(y, x, #xs, #ys);),
+        // Lanes: the kept run last (alone, or after a reduced one).
+        c if c.last().is_none_or(|r| !r.reduced) => {
+            quote!(#node::reduce_lanes::<#t, #d>(y, x, #xs, #ys);)
+        }
         [_, last] if last.size < SHORT_ROW => {
             let n = lit_usize(last.size);
             quote!(#node::reduce_rows_short::<#t, #d, #n>(y, x);)
         }
-        [.., last] => {
-            let n = lit_usize(last.size);
+        // Rows: the reduced run last (the lanes arm above took an empty `covered`).
+        c => {
+            let n = lit_usize(c.last().map_or(1, |r| r.size));
             quote!(#node::reduce_rows::<#t, #d>(y, x, #n);)
         }
     };

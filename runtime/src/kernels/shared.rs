@@ -13,11 +13,12 @@ pub fn fill<T: Copy>(y: &mut [T], v: T) {
     }
 }
 
-/// Copies `x` into `y` (up to the shorter length).
+/// Copies `x` into `y` (up to the shorter length): one `memcpy`, even in an unoptimized build.
 #[inline]
 pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
-    for (o, i) in y.iter_mut().zip(x) {
-        *o = *i;
+    let n = x.len().min(y.len());
+    if let (Some(y), Some(x)) = (y.get_mut(..n), x.get(..n)) {
+        y.copy_from_slice(x);
     }
 }
 

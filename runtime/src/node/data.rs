@@ -25,15 +25,6 @@ pub fn cast<T: Thin, U: Thin>(x: &[T], y: &mut [U]) {
     kernels::cast::<T, U>(x, y);
 }
 
-/// Copies `x` into `y` (up to the shorter length).
-#[inline(always)]
-pub fn copy<T: Copy>(y: &mut [T], x: &[T]) {
-    let n = x.len().min(y.len());
-    if let (Some(y), Some(x)) = (y.get_mut(..n), x.get(..n)) {
-        y.copy_from_slice(x);
-    }
-}
-
 /// Fills `y` with `v`.
 #[inline(always)]
 pub fn fill<T: Thin>(y: &mut [T], v: T) {

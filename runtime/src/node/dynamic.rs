@@ -10,7 +10,8 @@
 use crate::kernels::{
     arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short, arg_values,
     fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period, reduce_lanes_narrow_in,
-    reduce_lanes_rows, reduce_planes_in, reduce_rows_short, Narrowing,
+    reduce_lanes_rows, reduce_planes_in, reduce_rows as reduce_rows_kernel, reduce_rows_short,
+    Narrowing,
 };
 use crate::{Direction, Element, Max};
 
@@ -156,11 +157,7 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
         2 => reduce_rows_short::<T, D, 2>(y, x),
         3 => reduce_rows_short::<T, D, 3>(y, x),
         4 => reduce_rows_short::<T, D, 4>(y, x),
-        n => {
-            for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
-                *o = fold::<T, D>(*o, row);
-            }
-        }
+        n => reduce_rows_kernel::<T, D>(y, x, n),
     }
 }
 

@@ -22,11 +22,12 @@ mod hardmax;
 mod reduce;
 mod thin;
 
+pub use crate::kernels::copy;
 pub use arg::{
     arg_blocks, arg_blocks_narrow, arg_blocks_values, arg_row, arg_rows, arg_rows_rounded,
     arg_rows_short, arg_values, cast_indices,
 };
-pub use data::{cast, copy, fill, strided_copy};
+pub use data::{cast, fill, strided_copy};
 pub use hardmax::{
     hardmax_blocks, hardmax_blocks_narrow, hardmax_general, hardmax_rows, hardmax_rows_short,
 };
