@@ -275,6 +275,43 @@ fn render(
     s
 }
 
+/// How far a published figure may sit from a fresh measure: the same compiler's frames move by a
+/// few slots between checkouts (symbol hashes follow the checkout's path and nudge inlining and
+/// register allocation), so figures agree within 5% or 64 bytes, whichever is larger.
+fn close(published: u64, measured: u64) -> bool {
+    published.abs_diff(measured) <= (measured / 20).max(64)
+}
+
+/// The published block against the measured one: the same text, numbers `close`.
+fn agrees(published: &str, measured: &str) -> Result<(), String> {
+    fn pieces(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let bytes = s.as_bytes();
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push((bytes[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let (a, b) = (pieces(published), pieces(measured));
+    if a.len() != b.len() {
+        return Err("the tables differ in shape".into());
+    }
+    for ((digits, p), (_, m)) in a.iter().zip(&b) {
+        let same = match (digits, p.parse::<u64>(), m.parse::<u64>()) {
+            (true, Ok(p), Ok(m)) => close(p, m),
+            _ => p == m,
+        };
+        if !same {
+            return Err(format!("published {p:?}, measured {m:?}"));
+        }
+    }
+    Ok(())
+}
+
 const BEGIN: &str = "<!-- kernel-stack:begin -->\n";
 const END: &str = "<!-- kernel-stack:end -->";
 
@@ -319,13 +356,30 @@ fn every_kernel_stays_within_1_kib_with_small_code_and_the_readme_says_so() {
         let updated = format!("{}{block}{}", &readme[..start], &readme[end..]);
         std::fs::write(&path, updated).unwrap();
     } else if published.contains(&rustc) {
-        assert_eq!(
-            published, block,
-            "the README's stack table is out of date: rerun with UPDATE_STACK_TABLE=1"
-        );
+        if let Err(why) = agrees(published, &block) {
+            panic!(
+                "the README's stack table is out of date ({why}): rerun with \
+                 UPDATE_STACK_TABLE=1\n--- README\n{published}\n--- measured\n{block}"
+            );
+        }
     } else {
         eprintln!(
             "the README's table was measured with another compiler than {rustc}: not compared"
         );
     }
+}
+
+#[test]
+fn the_readme_comparison_allows_small_moves_only() {
+    let published = "| arg_lanes | 600 / 664 |\nrustc 1.95.0";
+    assert_eq!(agrees(published, published), Ok(()));
+    assert_eq!(
+        agrees(published, "| arg_lanes | 616 / 600 |\nrustc 1.95.0"),
+        Ok(())
+    );
+    assert!(agrees(published, "| arg_lanes | 800 / 664 |\nrustc 1.95.0").is_err());
+    assert!(agrees(published, "| arg_rows | 600 / 664 |\nrustc 1.95.0").is_err());
+    assert!(agrees(published, "| arg_lanes | 600 / 664 | 8 |\nrustc 1.95.0").is_err());
+    assert!(agrees("| x | 19864 |", "| x | 19768 |").is_ok());
+    assert!(agrees("| x | 19864 |", "| x | 17864 |").is_err());
 }
