@@ -48,3 +48,5 @@ pub use strided::strided_copy;
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]
 pub(crate) use planes::reduce_planes_in;
+#[cfg(debug_assertions)]
+pub(crate) use shared::take;

@@ -56,7 +56,7 @@ pub(super) const ROW_GROUP: usize = 8;
 
 /// Whether `v` (later along the axis) replaces the current choice `best`.
 #[inline(always)]
-pub(super) fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
+pub(crate) fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
     // Non-short-circuit `&` and `|` keep this branch-free, so lanes vectorize into selects.
     if LAST {
         v.is_nan() | (!best.is_nan() & !D::better(best, v))

@@ -19,7 +19,9 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
     r: usize,
 ) {
     #[cfg(debug_assertions)]
-    if r > 0 {
+    if let Some(y) = I::as_i64s(y) {
+        T::arg_rows(x, y, r, D::IS_MIN, LAST);
+    } else if r > 0 {
         let mut tile = [0i64; INDEX_TILE];
         for (x, out) in x.chunks(INDEX_TILE * r).zip(y.chunks_mut(INDEX_TILE)) {
             let tile = &mut tile[..out.len()];

@@ -3,10 +3,13 @@
 //! or not, so each kernel family has one instance per type, direction and tie rule, built on the
 //! optimized kernels with run-time sizes:
 //! - contiguous rows of 32 and more: the row kernels;
-//! - short rows: a tile of rows turned into lanes (a transposing copy), then the lane kernel;
-//! - lanes down few rows: a tile of blocks gathered side by side into wide rows, then the lane
-//!   kernel; fewer than sixteen lanes: several rows read as one wide row.
+//! - short rows: many of them, a tile of rows turned into lanes (a transposing copy), then the
+//!   lane kernel; a few, sixteen side by side (`small`);
+//! - lanes down fewer than 32 rows, and blocks of at most 256 elements: sixteen lanes at a time
+//!   in registers (`small`); longer blocks of fewer than sixteen lanes: several rows read as one
+//!   wide row; the rest: the lane kernel.
 
+use super::small;
 use crate::kernels::{
     arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short, arg_values,
     fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period, reduce_lanes_narrow_in,
@@ -19,6 +22,9 @@ use crate::{Direction, Element, Max};
 /// several rows at a time: the generator's thresholds.
 const SHORT_ROW: usize = 32;
 const FEW_LANES: usize = 16;
+
+/// Blocks of at most this many elements go to the small-work kernels whatever their shape.
+const SMALL_BLOCK: usize = 256;
 
 /// Lanes the lane kernel takes at once here (the optimized build sizes them by type).
 const TILE: usize = 256;
@@ -69,6 +75,7 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
                 lanes::<T, D, LAST>(t, &mut ys[..n], &mut [], n);
             }
         }
+        r if r < SHORT_ROW => small::arg_rows::<T, D, LAST>(x, y, r),
         r => {
             for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
                 *o = arg_row::<T, D, LAST>(row) as i64;
@@ -103,7 +110,9 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     if block == 0 {
         return;
     }
-    if inner < FEW_LANES {
+    if block <= SMALL_BLOCK {
+        small::arg_blocks::<T, D, LAST>(x, y, v, (r, inner));
+    } else if inner < FEW_LANES {
         // Several rows at a time as one wide row.
         let w = narrow_period(inner);
         for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(inner)) {
@@ -114,30 +123,9 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
         if !v.is_empty() {
             arg_values(x, y, v, r, inner);
         }
-    } else if r < SHORT_ROW && inner < TILE {
-        // Few rows: blocks side by side, so that one call takes many lanes.
-        let per = TILE / inner;
-        let mut t = [T::ZERO; SPREAD];
-        let mut empty: [T; 0] = [];
-        for (b, (xs, ys)) in x
-            .chunks(per * block)
-            .zip(y.chunks_mut(per * inner))
-            .enumerate()
-        {
-            let n = ys.len();
-            let t = &mut t[..r * n];
-            for (k, blk) in xs.chunks_exact(block).enumerate() {
-                for (j, row) in blk.chunks_exact(inner).enumerate() {
-                    if let Some(o) = t.get_mut(j * n + k * inner..j * n + (k + 1) * inner) {
-                        o.copy_from_slice(row);
-                    }
-                }
-            }
-            let vs = v
-                .get_mut(b * per * inner..b * per * inner + n)
-                .unwrap_or(&mut empty);
-            lanes::<T, D, LAST>(t, ys, vs, n);
-        }
+    } else if r < SHORT_ROW {
+        // Few rows: sixteen lanes at a time down them, block after block.
+        small::arg_blocks::<T, D, LAST>(x, y, v, (r, inner));
     } else if v.is_empty() {
         for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(inner)) {
             lanes::<T, D, LAST>(x, y, &mut [], inner);
@@ -169,6 +157,9 @@ pub(super) fn reduce_lanes<T: Element, D: Direction>(
 ) {
     if xs == 0 || ys == 0 {
         return;
+    }
+    if xs <= SMALL_BLOCK || xs / ys < SHORT_ROW {
+        return small::reduce_blocks::<T, D>(y, x, (xs, ys));
     }
     for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
         if ys < FEW_LANES {
@@ -212,7 +203,15 @@ pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], r: usize) {
         4 => return hardmax_rows_short::<T, 4>(x, y),
         _ => {}
     }
-    let mut at = [0i64; AT];
+    // Few rows: a few positions on the stack, not a whole tile to clear.
+    let mut few = [0i64; FEW_LANES];
+    let mut tile;
+    let at: &mut [i64] = if x.len() / r <= FEW_LANES {
+        &mut few
+    } else {
+        tile = [0i64; AT];
+        &mut tile
+    };
     for (ys, xs) in y.chunks_mut(AT * r).zip(x.chunks(AT * r)) {
         let at = &mut at[..xs.len() / r];
         arg_rows::<T, Max, false>(xs, at, r);
@@ -232,6 +231,9 @@ pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, inner: 
     let block = r * inner;
     if block == 0 {
         return;
+    }
+    if block <= SMALL_BLOCK || r < SHORT_ROW {
+        return small::hardmax_blocks(x, y, (r, inner));
     }
     for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(block)) {
         if inner >= FEW_LANES {

@@ -20,6 +20,8 @@ mod data;
 mod dynamic;
 mod hardmax;
 mod reduce;
+#[cfg(debug_assertions)]
+mod small;
 mod thin;
 
 pub use crate::kernels::copy;

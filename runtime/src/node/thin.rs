@@ -90,6 +90,9 @@ pub trait ThinIndex: crate::kernels::Index {
     /// INT64 indices converted to this type, as a Cast does.
     #[cfg(debug_assertions)]
     fn from_i64s(x: &[i64], out: &mut [Self]);
+    /// The indices themselves when this is INT64 (nothing to convert).
+    #[cfg(debug_assertions)]
+    fn as_i64s(y: &mut [Self]) -> Option<&mut [i64]>;
 }
 
 /// Calls `f::<T, D, LAST>($args)` with the direction and tie rule given at run time.
@@ -231,8 +234,13 @@ macro_rules! thin_rounded {
 thin_rounded!(f32 => f16, f32 => bf16, f64 => f32);
 
 macro_rules! thin_index {
-    ($($t:ty)*) => {$(
+    ($($t:ty => $direct:expr),*) => {$(
         impl ThinIndex for $t {
+            #[cfg(debug_assertions)]
+            #[inline(always)]
+            fn as_i64s(y: &mut [Self]) -> Option<&mut [i64]> {
+                $direct(y)
+            }
             #[cfg(debug_assertions)]
             #[inline(never)]
             fn from_i64s(x: &[i64], out: &mut [Self]) {
@@ -243,4 +251,12 @@ macro_rules! thin_index {
         }
     )*};
 }
-thin_index!(i8 i16 i32 i64 u8 u16 u32 u64 f32 f64);
+/// Not INT64: converted through a tile.
+#[cfg(debug_assertions)]
+fn converted<T>(_: &mut [T]) -> Option<&mut [i64]> {
+    None
+}
+thin_index!(
+    i8 => converted, i16 => converted, i32 => converted, i64 => Some, u8 => converted,
+    u16 => converted, u32 => converted, u64 => converted, f32 => converted, f64 => converted
+);
