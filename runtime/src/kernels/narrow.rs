@@ -321,12 +321,6 @@ pub(crate) fn reduce_lanes_narrow_in<T: Element, D: Direction>(
         return;
     }
     let groups = x.len() / w;
-    let mut wide = [T::ZERO; MAX_PERIOD];
-    let wide = &mut wide[..w];
-    for (j, v) in wide.iter_mut().enumerate() {
-        *v = acc[j % c];
-    }
-    reduce_lanes_rows::<T, D>(wide, &x[..groups * w]);
     let fold = |a: T, v: T| {
         if a.is_nan() {
             a
@@ -336,8 +330,18 @@ pub(crate) fn reduce_lanes_narrow_in<T: Element, D: Direction>(
             step::<T, D>(a, v)
         }
     };
-    for (j, &v) in wide.iter().enumerate() {
-        acc[j % c] = fold(acc[j % c], v);
+    // Fewer rows than one period (a small block): the rows folded directly, without the
+    // widened lanes to set up and fold back.
+    if groups > 0 {
+        let mut wide = [T::ZERO; MAX_PERIOD];
+        let wide = &mut wide[..w];
+        for (j, v) in wide.iter_mut().enumerate() {
+            *v = acc[j % c];
+        }
+        reduce_lanes_rows::<T, D>(wide, &x[..groups * w]);
+        for (j, &v) in wide.iter().enumerate() {
+            acc[j % c] = fold(acc[j % c], v);
+        }
     }
     for row in x[groups * w..].chunks_exact(c) {
         for (a, &v) in acc.iter_mut().zip(row) {
