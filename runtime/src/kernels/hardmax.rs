@@ -7,7 +7,7 @@ use super::arg_lanes::arg_tile_pass;
 use super::arg_row::{arg_row, arg_row_clearing};
 use super::half_lanes::hardmax_lanes_half;
 use super::half_rows::{bits, hardmax_row_half, inf_of, keyed};
-use super::shared::{fill, take};
+use super::shared::{fill, take, LANES};
 use crate::{Element, Max};
 
 /// Lanes processed together by the strided Hardmax kernel (their rows as `i64` on the stack:
@@ -66,26 +66,45 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     let mut start = 0;
     while start < inner {
         let end = inner.min(start + TILE);
-        // The row of each lane's first maximum, by the passes of `arg_lanes`.
-        let mut rows_of = [0i64; TILE];
-        let Some(rows_of) = rows_of.get_mut(..end - start) else {
-            return;
-        };
-        // With `small-code`, the exact pass alone: one tile of state on the stack, not two.
-        if cfg!(feature = "small-code")
-            || !arg_tile_pass::<T, Max, false, TILE, false>(x, rows_of, &mut [], inner, start, end)
-        {
-            arg_tile_pass::<T, Max, false, TILE, true>(x, rows_of, &mut [], inner, start, end);
-        }
-        for (r, row) in y.chunks_exact_mut(inner).enumerate() {
-            let Some(outs) = row.get_mut(start..end) else {
-                return;
-            };
-            for (o, &i) in outs.iter_mut().zip(rows_of.iter()) {
-                *o = if i == r as i64 { T::ONE } else { T::ZERO };
-            }
+        // A tile of at most sixteen lanes keeps sixteen lanes of state: clearing and carrying
+        // a whole tile's would cost more than the block itself (`[16384, 2, 16]`: 2 KiB cleared
+        // per block of 32 elements).
+        if end - start <= LANES {
+            hardmax_tile::<T, LANES>(x, y, inner, start, end);
+        } else {
+            hardmax_tile::<T, TILE>(x, y, inner, start, end);
         }
         start = end;
+    }
+}
+
+/// The lanes `start..end` (at most `N`) of [`hardmax_lanes`].
+#[inline(always)]
+fn hardmax_tile<T: Element, const N: usize>(
+    x: &[T],
+    y: &mut [T],
+    inner: usize,
+    start: usize,
+    end: usize,
+) {
+    // The row of each lane's first maximum, by the passes of `arg_lanes`.
+    let mut rows_of = [0i64; N];
+    let Some(rows_of) = rows_of.get_mut(..end - start) else {
+        return;
+    };
+    // With `small-code`, the exact pass alone: one tile of state on the stack, not two.
+    if cfg!(feature = "small-code")
+        || !arg_tile_pass::<T, Max, false, N, false>(x, rows_of, &mut [], inner, start, end)
+    {
+        arg_tile_pass::<T, Max, false, N, true>(x, rows_of, &mut [], inner, start, end);
+    }
+    for (r, row) in y.chunks_exact_mut(inner).enumerate() {
+        let Some(outs) = row.get_mut(start..end) else {
+            return;
+        };
+        for (o, &i) in outs.iter_mut().zip(rows_of.iter()) {
+            *o = if i == r as i64 { T::ONE } else { T::ZERO };
+        }
     }
 }
 

@@ -44,6 +44,8 @@ pub use strided::strided_copy;
 
 // The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
 // constant-sized kernels above.
+#[cfg(not(debug_assertions))]
+pub(crate) use arg_lanes::arg_lanes_inlined;
 #[cfg(debug_assertions)]
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]

@@ -6,6 +6,11 @@ use crate::{Direction, Element};
 
 use super::{Thin, ThinIndex, ThinRounded};
 
+/// Blocks of fewer rows than this have the lane kernel inlined whole in optimized builds
+/// (`kernels::arg_lanes_inlined`).
+#[cfg(not(debug_assertions))]
+const FEW_ROWS: usize = 32;
+
 /// Indices a debug build converts at a time when a node writes them in another type.
 #[cfg(debug_assertions)]
 const INDEX_TILE: usize = 256;
@@ -90,7 +95,11 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(not(debug_assertions))]
     if r * inner > 0 {
         for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner)) {
-            kernels::arg_lanes::<T, D, LAST, TILE>(x, y, inner);
+            if r < FEW_ROWS {
+                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, &mut [], inner);
+            } else {
+                kernels::arg_lanes::<T, D, LAST, TILE>(x, y, inner);
+            }
         }
     }
 }
@@ -111,7 +120,11 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
     if r * inner > 0 {
         let blocks = x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner));
         for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
-            kernels::arg_lanes_values::<T, D, LAST, TILE>(x, y, v, inner);
+            if r < FEW_ROWS {
+                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
+            } else {
+                kernels::arg_lanes_values::<T, D, LAST, TILE>(x, y, v, inner);
+            }
         }
     }
 }
