@@ -184,6 +184,20 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     if r == 0 {
         return;
     }
+    if x.len() < 4 * r {
+        // One to three rows: each one read in order (sixteen lanes would be mostly padding).
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+            let (mut best, mut i) = (D::identity::<T>(), 0);
+            for (j, &e) in row.iter().enumerate() {
+                if take::<T, D, LAST>(best, e) {
+                    best = e;
+                    i = j;
+                }
+            }
+            *o = i as i64;
+        }
+        return;
+    }
     for (x, y) in x.chunks(W * r).zip(y.chunks_mut(W)) {
         let mut best = [D::identity::<T>(); W];
         let mut idx = [0u32; W];
