@@ -158,7 +158,9 @@ pub(super) fn reduce_lanes<T: Element, D: Direction>(
     if xs == 0 || ys == 0 {
         return;
     }
-    if xs <= SMALL_BLOCK || xs / ys < SHORT_ROW {
+    if ys < FEW_LANES && xs <= SMALL_BLOCK {
+        // Small blocks of few lanes: the narrow kernel's widened lanes would cost more to set
+        // up than the block (the lane kernel has no such setup).
         return small::reduce_blocks::<T, D>(y, x, (xs, ys));
     }
     for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
