@@ -19,10 +19,18 @@ fn arg_chunk<T: Element, D: Direction, const LAST: bool>(
     inner: usize,
     l: usize,
 ) -> ([T; W], [u32; W]) {
-    let mut best = [D::identity::<T>(); W];
+    let chunk = |row: &[T]| -> Option<[T; W]> {
+        row.get(l..l + W).and_then(|r| <[T; W]>::try_from(r).ok())
+    };
+    let mut rows = x.chunks_exact(inner);
+    // The first row as the start (a NaN there stays: `take` never replaces a NaN).
+    let Some(mut best) = rows.next().and_then(chunk) else {
+        return ([D::identity::<T>(); W], [0; W]);
+    };
     let mut idx = [0u32; W];
-    for (j, row) in x.chunks_exact(inner).enumerate() {
-        let Some(row) = row.get(l..l + W).and_then(|r| <&[T; W]>::try_from(r).ok()) else {
+    for (j, row) in rows.enumerate() {
+        let j = j + 1;
+        let Some(row) = chunk(row) else {
             break;
         };
         for k in 0..W {
