@@ -92,10 +92,28 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
     }
     let (rows, _) = x.as_chunks::<R>();
     let (outs, _) = y.as_chunks_mut::<R>();
-    for (out, row) in outs.iter_mut().zip(rows) {
-        let at = arg_small::<T, Max, false, R>(row) as usize;
-        for (j, o) in out.iter_mut().enumerate() {
-            *o = if j == at { T::ONE } else { T::ZERO };
+    if R <= 4 {
+        // Rows this short: each row's position and outputs at once (a tile of positions
+        // measured 10% slower for rows of 2, and costs a tiny model more than its rows).
+        for (out, row) in outs.iter_mut().zip(rows) {
+            let at = arg_small::<T, Max, false, R>(row) as usize;
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = if j == at { T::ONE } else { T::ZERO };
+            }
+        }
+        return;
+    }
+    // A tile of rows' positions first (that loop runs across rows, as in `arg_rows_short`),
+    // then their outputs: rows of 20 304 -> 251 us over `[26214, 20]`.
+    for (os, rs) in outs.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
+        let mut idx = [0u32; ROW_TILE];
+        for (i, row) in idx.iter_mut().zip(rs) {
+            *i = arg_small::<T, Max, false, R>(row);
+        }
+        for (out, &at) in os.iter_mut().zip(&idx) {
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = if j as u32 == at { T::ONE } else { T::ZERO };
+            }
         }
     }
 }
