@@ -20,6 +20,10 @@ use crate::{Direction, Element, Max};
 /// widened once per tile.
 const ROW_TILE: usize = 64;
 
+/// Fewer short rows than this go one at a time by the exact rule: a tile's setup would cost a
+/// tiny model more than its rows.
+const FEW_SHORT_ROWS: usize = 8;
+
 /// Index of the extreme of each contiguous row of `R` elements of `x`, into `y` (one per row;
 /// a partial last row is ignored).
 ///
@@ -46,15 +50,62 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
         return;
     }
     let (rows, _) = x.as_chunks::<R>();
-    for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
-        let mut idx = [0u32; ROW_TILE];
-        for (i, row) in idx.iter_mut().zip(rs) {
-            *i = arg_small::<T, D, LAST, R>(row);
+    if rows.len() < FEW_SHORT_ROWS {
+        for (o, row) in y.iter_mut().zip(rows) {
+            *o = i64::from(arg_small::<T, D, LAST, R>(row));
         }
+        return;
+    }
+    for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
+        let idx = arg_tile_small::<T, D, LAST, R>(rs);
         for (o, &i) in ys.iter_mut().zip(&idx) {
             *o = i64::from(i);
         }
     }
+}
+
+/// The positions of a tile of short rows: by the order alone (one compare and two selects per
+/// element, NaN only flagged), then, if the tile held a NaN, again by the exact rule.
+#[inline(always)]
+fn arg_tile_small<T: Element, D: Direction, const LAST: bool, const R: usize>(
+    rs: &[[T; R]],
+) -> [u32; ROW_TILE] {
+    let mut idx = [0u32; ROW_TILE];
+    let mut nan = false;
+    for (i, row) in idx.iter_mut().zip(rs) {
+        let (at, n) = arg_small_ordered::<T, D, LAST, R>(row);
+        *i = at;
+        nan |= n;
+    }
+    if nan {
+        for (i, row) in idx.iter_mut().zip(rs) {
+            *i = arg_small::<T, D, LAST, R>(row);
+        }
+    }
+    idx
+}
+
+/// [`arg_small`] by the order alone, and whether the row held a NaN (then the index is not
+/// the contract's).
+#[inline(always)]
+fn arg_small_ordered<T: Element, D: Direction, const LAST: bool, const R: usize>(
+    row: &[T; R],
+) -> (u32, bool) {
+    let Some(&first) = row.first() else {
+        return (0, false);
+    };
+    let (mut best, mut at, mut nan) = (first, 0u32, first.is_nan());
+    for (j, &v) in row.iter().enumerate().skip(1) {
+        let t = if LAST {
+            !D::better(best, v)
+        } else {
+            D::better(v, best)
+        };
+        best = if t { v } else { best };
+        at = if t { j as u32 } else { at };
+        nan |= v.is_nan();
+    }
+    (at, nan)
 }
 
 /// The index of the extreme of one short row, unrolled: one compare and two selects per element.
@@ -92,7 +143,7 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
     }
     let (rows, _) = x.as_chunks::<R>();
     let (outs, _) = y.as_chunks_mut::<R>();
-    if R <= 4 {
+    if R <= 4 || rows.len() < FEW_SHORT_ROWS {
         // Rows this short: each row's position and outputs at once (a tile of positions
         // measured 10% slower for rows of 2, and costs a tiny model more than its rows).
         for (out, row) in outs.iter_mut().zip(rows) {
@@ -106,10 +157,7 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
     // A tile of rows' positions first (that loop runs across rows, as in `arg_rows_short`),
     // then their outputs: rows of 20 304 -> 251 us over `[26214, 20]`.
     for (os, rs) in outs.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {
-        let mut idx = [0u32; ROW_TILE];
-        for (i, row) in idx.iter_mut().zip(rs) {
-            *i = arg_small::<T, Max, false, R>(row);
-        }
+        let idx = arg_tile_small::<T, Max, false, R>(rs);
         for (out, &at) in os.iter_mut().zip(&idx) {
             for (j, o) in out.iter_mut().enumerate() {
                 *o = if j as u32 == at { T::ONE } else { T::ZERO };
