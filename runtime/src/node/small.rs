@@ -81,9 +81,10 @@ fn arg_lane<T: Element, D: Direction, const LAST: bool>(
 }
 
 /// Arg-reduction along `r` rows (fewer than 2^32) of `inner` lanes, block after block of `x`;
-/// each lane's extreme into `v` too when `v` is not empty. The identity start is exact: the
-/// first row either beats it, ties it (then it is the identity itself, at index 0 or replaced
-/// under the last-tie rule) or is NaN (which wins).
+/// each lane's extreme into `v` too when `v` is not empty. Whole chunks start from the block's
+/// first row; the lanes left start from the direction's identity, which is exact: the first
+/// row either beats it, ties it (then it is the identity itself, at index 0 or replaced under
+/// the last-tie rule) or is NaN (which wins).
 pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
