@@ -3,15 +3,19 @@
 //! 16, narrow periods, tiles of lanes), against the ndarray reference of
 //! `onnx_aot_tests::reference`.
 //!
-//! This suite builds the runtime with `debug_assertions`, so these are the debug builds' entry
-//! points (`node::Thin`, run-time sizes: issue 17 item 4); an optimized build runs the kernels
-//! that `kernel_paths.rs` checks one by one, and `cargo test --benches` runs the optimized calls
-//! over the benchmark matrix against its own reference. Inputs come from small pools (ties),
+//! Built with `debug_assertions` (`cargo test`), these are the debug builds' entry points
+//! (`node::Thin`, run-time sizes: issue 17 item 4). Built optimized (`cargo test --release`,
+//! which `.ci/run` also runs), they are the optimized shims, with the kernels that
+//! `kernel_paths.rs` checks one by one inlined at constant sizes, and on a CPU with AVX2 the
+//! strided shims' AVX2 builds (`node/wide.rs`: blocks of 8 rows and more, lanes of 64 and more,
+//! nodes of 256 elements and more, all reached by the shapes below); `cargo test --benches` runs
+//! the optimized calls over the benchmark matrix against its own reference. Inputs come from small pools (ties),
 //! with NaN of both signs, ±inf, ±0 and the types' extremes.
 
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use onnx_aot::__private::node::{self, Thin, ThinIndex};
+use onnx_aot::kernels::{arg_tile, narrow_period};
 use onnx_aot::{Max, Min};
 use onnx_aot_tests::reference::{self, Elem, Extreme};
 use onnx_aot_tests::rng::Lcg;
@@ -193,6 +197,68 @@ fn hardmax_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3]) {
     assert!(same(&got, &want), "hardmax rows {what}");
 }
 
+/// The narrow shims: rows of `C` lanes (under sixteen), read `narrow_period(C)` lanes at a time.
+fn narrow_case<T: Pool>(x: &[T], shape: [usize; 3]) {
+    macro_rules! narrow {
+        ($($c:literal),*) => {
+            match shape[2] {
+                $($c => narrow_c::<
+                    T,
+                    $c,
+                    { narrow_period($c) },
+                    { arg_tile(narrow_period($c), 8) },
+                >(x, shape),)*
+                _ => {}
+            }
+        };
+    }
+    narrow!(2, 3, 9, 15);
+}
+
+fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
+    x: &[T],
+    [outer, r, inner]: [usize; 3],
+) {
+    let a = array(x, &[outer, r, inner]);
+    let what = format!("{} {outer}x{r}x{inner} narrow", T::NAME);
+    for (max, last) in [(true, false), (true, true), (false, false), (false, true)] {
+        let extreme = if max { Extreme::Max } else { Extreme::Min };
+        let want: Vec<i64> = reference::arg(&a, extreme, 1, false, last)
+            .iter()
+            .copied()
+            .collect();
+        let mut got = vec![-1i64; outer * inner];
+        match (max, last) {
+            (true, false) => node::arg_blocks_narrow::<T, Max, false, C, W, TILE>(x, &mut got, r),
+            (true, true) => node::arg_blocks_narrow::<T, Max, true, C, W, TILE>(x, &mut got, r),
+            (false, false) => node::arg_blocks_narrow::<T, Min, false, C, W, TILE>(x, &mut got, r),
+            (false, true) => node::arg_blocks_narrow::<T, Min, true, C, W, TILE>(x, &mut got, r),
+        }
+        assert_eq!(got, want, "arg {what} max={max} last={last}");
+    }
+    for max in [true, false] {
+        let extreme = if max { Extreme::Max } else { Extreme::Min };
+        let want: Vec<T> = reference::reduce(&a, extreme, Some(&[1]), false, false)
+            .iter()
+            .copied()
+            .collect();
+        let mut got = vec![if max { T::lowest() } else { T::highest() }; outer * inner];
+        if max {
+            node::reduce_lanes_narrow::<T, Max, C, W>(&mut got, x, r * inner);
+        } else {
+            node::reduce_lanes_narrow::<T, Min, C, W>(&mut got, x, r * inner);
+        }
+        assert!(
+            same(&got, &want),
+            "reduce {what} max={max}: {got:?} vs {want:?}"
+        );
+    }
+    let want: Vec<T> = reference::hardmax13(&a, 1).iter().copied().collect();
+    let mut got = vec![T::one(); x.len()];
+    node::hardmax_blocks_narrow::<T, C, W, TILE>(x, &mut got, r);
+    assert!(same(&got, &want), "hardmax {what}");
+}
+
 fn every_path<T: Pool>(seed: u64) {
     let mut g = Lcg(seed);
     for shape in shapes() {
@@ -205,6 +271,7 @@ fn every_path<T: Pool>(seed: u64) {
             reduce_case(&x, shape, true);
             reduce_case(&x, shape, false);
             hardmax_case(&x, shape);
+            narrow_case(&x, shape);
         }
     }
 }

@@ -31,7 +31,8 @@ const BLOCK: usize = 16 * LANES;
 /// parts' answers are then compared. If any NaN occurred, the answer is the first (last) NaN
 /// instead, found by a search of the row. With the `small-code` feature, one pass finds the
 /// extreme and a plain search its index instead: the same answers in less code.
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn arg_row<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
     if keyed::<T>() {
         // f16 and bf16: in their own width, on the bits.

@@ -17,7 +17,8 @@ use crate::Element;
 /// ```
 ///
 /// An index outside its block leaves `v[o]` as it is (generated code never passes one).
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn arg_values<T: Element>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: usize) {
     if inner == 0 || r == 0 {
         return;

@@ -41,7 +41,8 @@ pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
 
 /// Hardmax of a block of rows of `inner` lanes, along the rows, tile by tile: the passes of
 /// [`arg_lanes`] find each lane's row, then one pass writes the block.
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     if inner == 0 {
         return;

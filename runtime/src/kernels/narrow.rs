@@ -37,7 +37,8 @@ const FEW_SHORT_ROWS: usize = 8;
 ///
 /// Each row is unrolled (one compare and two selects per element), so the loop runs across
 /// rows.
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize>(
     x: &[T],
     y: &mut [i64],
@@ -133,7 +134,8 @@ fn arg_small<T: Element, D: Direction, const LAST: bool, const R: usize>(row: &[
 /// hardmax_rows_short::<f32, 2>(&[1.0, 3.0, f32::NAN, 0.0], &mut y);
 /// assert_eq!(y, [0.0, 1.0, 1.0, 0.0]);
 /// ```
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
     if cfg!(feature = "small-code") {
         for (x, y) in x.chunks_exact(R).zip(y.chunks_exact_mut(R)) {
@@ -175,7 +177,8 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
 /// hardmax_lanes_narrow::<f32, 2, 64, 64>(&[1.0, 3.0, 4.0, 0.0, 4.0, 5.0], &mut y);
 /// assert_eq!(y, [0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
 /// ```
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TILE: usize>(
     x: &[T],
     y: &mut [T],
@@ -204,7 +207,8 @@ pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TI
 ///
 /// Each row is unrolled with one max/min per element and NaN flagged on the side; a tile of
 /// rows that held a NaN is done again exactly.
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
     if cfg!(feature = "small-code") {
         for (o, row) in y.iter_mut().zip(x.chunks_exact(R)) {
@@ -272,7 +276,8 @@ fn beats<T: Element, D: Direction, const LAST: bool>(
 /// arg_lanes_narrow::<f32, Max, false, 2, 16, 16>(&x, &mut y);
 /// assert_eq!(y, [4, 3]);
 /// ```
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn arg_lanes_narrow<
     T: Element,
     D: Direction,
@@ -361,7 +366,8 @@ pub(crate) fn arg_lanes_narrow_in<T: Element, D: Direction, const LAST: bool>(
 /// reduce_lanes_narrow::<f32, Min, 2, 16>(&mut acc, &x);
 /// assert_eq!(acc, [-4.0, 1.0]);
 /// ```
-#[inline]
+#[cfg_attr(feature = "small-code", inline)]
+#[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn reduce_lanes_narrow<T: Element, D: Direction, const C: usize, const W: usize>(
     acc: &mut [T],
     x: &[T],

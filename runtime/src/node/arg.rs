@@ -1,6 +1,8 @@
 //! ArgMax and ArgMin: the shims generated code calls (see the module [`super`]).
 
 #[cfg(not(debug_assertions))]
+use super::wide::wide;
+#[cfg(not(debug_assertions))]
 use crate::kernels;
 use crate::{Direction, Element};
 
@@ -93,15 +95,25 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
-    if r * inner > 0 {
-        for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner)) {
-            if r < FEW_ROWS {
-                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, &mut [], inner);
-            } else {
-                kernels::arg_lanes::<T, D, LAST, TILE>(x, y, inner);
+    wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS;
+        [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]
+        (x: &[T], y: &mut [i64], r: usize, inner: usize) -> () {
+        if r * inner > 0 {
+            for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner)) {
+                if r < FEW_ROWS {
+                    kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, &mut [], inner);
+                } else {
+                    kernels::arg_lanes::<T, D, LAST, TILE>(x, y, inner);
+                }
             }
         }
-    }
+    } else {
+        if r * inner > 0 {
+            for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner)) {
+                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, &mut [], inner);
+            }
+        }
+    });
 }
 
 /// [`arg_blocks`] that also writes each lane's extreme into `v` (ReduceMax or ReduceMin of the
@@ -117,16 +129,27 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
-    if r * inner > 0 {
-        let blocks = x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner));
-        for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
-            if r < FEW_ROWS {
-                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
-            } else {
-                kernels::arg_lanes_values::<T, D, LAST, TILE>(x, y, v, inner);
+    wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS;
+        [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]
+        (x: &[T], y: &mut [i64], v: &mut [T], r: usize, inner: usize) -> () {
+        if r * inner > 0 {
+            let blocks = x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner));
+            for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
+                if r < FEW_ROWS {
+                    kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
+                } else {
+                    kernels::arg_lanes_values::<T, D, LAST, TILE>(x, y, v, inner);
+                }
             }
         }
-    }
+    } else {
+        if r * inner > 0 {
+            let blocks = x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner));
+            for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
+                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
+            }
+        }
+    });
 }
 
 /// Arg-reduction along `r` rows of `C` lanes (under sixteen), block after block of `r · C`,
@@ -147,11 +170,16 @@ pub fn arg_blocks_narrow<
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, C), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
-    if r * C > 0 {
-        for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(C)) {
-            kernels::arg_lanes_narrow::<T, D, LAST, C, W, TILE>(x, y);
+    wide!(super::wide::enough::<T>(x.len());
+        [T: Thin, D: Direction, const LAST: bool, const C: usize, const W: usize, const TILE: usize]
+        [T, D, LAST, C, W, TILE]
+        (x: &[T], y: &mut [i64], r: usize) -> () {
+        if r * C > 0 {
+            for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(C)) {
+                kernels::arg_lanes_narrow::<T, D, LAST, C, W, TILE>(x, y);
+            }
         }
-    }
+    });
 }
 
 /// The values of `x` at the indices `idx` of an arg-reduction along `r` rows of `inner` lanes.

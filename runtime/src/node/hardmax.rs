@@ -1,6 +1,8 @@
 //! Hardmax: the shims generated code calls (see the module [`super`]).
 
 #[cfg(not(debug_assertions))]
+use super::wide::wide;
+#[cfg(not(debug_assertions))]
 use crate::kernels;
 
 use super::Thin;
@@ -33,11 +35,13 @@ pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_blocks(x, y, r, inner);
     #[cfg(not(debug_assertions))]
-    if r * inner > 0 {
-        for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(r * inner)) {
-            kernels::hardmax_lanes(x, y, inner);
+    wide!(super::wide::enough::<T>(x.len()); [T: Thin] [T] (x: &[T], y: &mut [T], r: usize, inner: usize) -> () {
+        if r * inner > 0 {
+            for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(r * inner)) {
+                kernels::hardmax_lanes(x, y, inner);
+            }
         }
-    }
+    });
 }
 
 /// Hardmax along `r` rows of `C` lanes (under sixteen), block after block, read `W / C` rows

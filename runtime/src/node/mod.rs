@@ -4,7 +4,8 @@
 //! element type, direction and constant sizes. What the shim runs depends on this crate's
 //! build:
 //! - **optimized builds** (no `debug_assertions`): the kernels of [`crate::kernels`], with the
-//!   node's sizes as constants, inlined into the user's crate and specialized there;
+//!   node's sizes as constants, inlined into the user's crate and specialized there; on x86-64
+//!   CPUs with AVX2, the strided kernels through an AVX2 build of the same shim (`wide`);
 //! - **debug builds** (`debug_assertions`): one call into a non-generic entry point compiled in
 //!   this crate ([`Thin`]), whose sizes are run-time values. A user's debug build then runs the
 //!   kernels at this crate's own opt-level, which one profile line raises
@@ -23,6 +24,7 @@ mod reduce;
 #[cfg(debug_assertions)]
 mod small;
 mod thin;
+mod wide;
 
 pub use crate::kernels::copy;
 pub use arg::{

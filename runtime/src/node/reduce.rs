@@ -3,6 +3,8 @@
 //! block of `ys` elements of `y` (one block when the node has no kept axis before them).
 
 #[cfg(not(debug_assertions))]
+use super::wide::wide;
+#[cfg(not(debug_assertions))]
 use crate::kernels;
 use crate::Direction;
 
@@ -33,11 +35,14 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, ys), D::IS_MIN);
     #[cfg(not(debug_assertions))]
-    if xs > 0 && ys > 0 {
-        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
-            kernels::reduce_lanes_rows::<T, D>(y, x);
+    wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
+        [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
+        if xs > 0 && ys > 0 {
+            for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+                kernels::reduce_lanes_rows::<T, D>(y, x);
+            }
         }
-    }
+    });
 }
 
 /// [`reduce_lanes`] for rows of `C` lanes (under sixteen), read `W / C` rows at a time.
@@ -50,11 +55,15 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, C), D::IS_MIN);
     #[cfg(not(debug_assertions))]
-    if xs > 0 && C > 0 {
-        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(C)) {
-            kernels::reduce_lanes_narrow::<T, D, C, W>(y, x);
+    wide!(super::wide::enough::<T>(x.len());
+        [T: Thin, D: Direction, const C: usize, const W: usize] [T, D, C, W]
+        (y: &mut [T], x: &[T], xs: usize) -> () {
+        if xs > 0 && C > 0 {
+            for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(C)) {
+                kernels::reduce_lanes_narrow::<T, D, C, W>(y, x);
+            }
         }
-    }
+    });
 }
 
 /// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `N`: each row of every

@@ -1,0 +1,159 @@
+//! The vector width of the strided shims, chosen at run time.
+//!
+//! Built for the default x86-64 target (SSE2 only), the kernels' lanes compile to 16-byte
+//! vectors, while nearly every x86-64 CPU in use has AVX2: 32-byte vectors, and the compares
+//! SSE2 lacks (64-bit, unsigned, byte min/max, blends). So the shims of the strided kernels, which
+//! keep many lanes of state across rows, are compiled twice in the user's crate: as written, and
+//! as a twin under `#[target_feature(enable = "avx2")]` into which the same `#[inline(always)]`
+//! body is inlined; [`wide!`] calls the twin when the CPU has AVX2 (checked once, then one
+//! relaxed atomic load per node). Both compile the same Rust code, so they compute the same
+//! values; only the instructions differ.
+//!
+//! Which shims have a twin is measured (the benchmark matrix, `tests/benches/matrix.rs`, on a
+//! 2-core Xeon with AVX-512 and AVX2): strided arg-reductions of [`ROWS`] rows and more, strided
+//! reductions of [`LANES`] lanes and more, the narrow-lane kernels of both, and strided Hardmax
+//! ran 1.05–2.5x faster through the twin (i64/i32 along the leading axis 2–2.5x, f32 along the
+//! leading axis over 20 to 80 rows 1.5x). The row kernels, the planes kernel and narrow Hardmax
+//! did not gain or lost (their per-row helpers are out of line, compiled once without AVX2 and
+//! entered from AVX2 code), nor did f16 and bf16, whose kernels are out of line: they keep one
+//! build.
+//!
+//! There is no twin when the build already targets AVX2 (`-C target-cpu=native` on such a CPU),
+//! off x86-64, with the `small-code` feature (firmware: one copy of each kernel), in debug
+//! builds (their kernels are the runtime's own entry points), or for nodes of fewer than
+//! [`FROM`] elements, whose whole call takes a few nanoseconds.
+
+/// Nodes that read fewer elements than this keep the shim as written.
+#[cfg(all(
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+pub(crate) const FROM: usize = 256;
+
+/// Strided arg-reductions over fewer rows than this keep the shim as written (over two rows of
+/// sixteen lanes the twin was 2.3x slower).
+#[cfg(all(
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+pub(crate) const ROWS: usize = 8;
+
+/// Strided reductions of fewer lanes than this keep the shim as written (with sixteen lanes the
+/// twin was 1.2–1.3x slower: half as many independent chains of max/min).
+#[cfg(all(
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+pub(crate) const LANES: usize = 64;
+
+#[cfg(all(
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+cpufeatures::new!(cpu_avx2, "avx2");
+
+/// Whether a node of `T` reading `len` elements may take its twin: large enough, not f16/bf16.
+#[cfg(all(
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+#[inline(always)]
+pub(crate) fn enough<T: crate::Element>(len: usize) -> bool {
+    len >= FROM && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
+}
+
+/// Whether this CPU runs the AVX2 twins (AVX2 present and its registers saved by the OS).
+#[cfg(all(
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+#[inline(always)]
+pub(crate) fn avx2() -> bool {
+    cpu_avx2::get()
+}
+
+/// The body of an optimized shim, run through its AVX2 twin when `when` holds and [`avx2`]
+/// allows it.
+///
+/// `wide!(when; [generic params] [generic names] (args) -> Ret { body } else { twin body })`:
+/// the generic parameters as declared (bounds included) and as passed, since the body becomes a
+/// nested function of its own. The twin runs `body`, or its own body where the two should call
+/// different forms of a kernel (one left to the optimizer's inlining, one always inlined: the
+/// twin must inline its kernels, or it runs them as built without AVX2, and slower for the
+/// switch). `when` is only compiled where a twin can exist.
+#[cfg(not(debug_assertions))]
+macro_rules! wide {
+    (
+        $when:expr;
+        [$($g:tt)*] [$($p:ident),*]
+        ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
+        $body:block
+    ) => {
+        wide!($when; [$($g)*] [$($p),*] ($($a: $t),*) -> $ret $body else $body)
+    };
+    (
+        $when:expr;
+        [$($g:tt)*] [$($p:ident),*]
+        ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
+        $body:block else $twin_body:block
+    ) => {{
+        #[inline(always)]
+        fn base<$($g)*>($($a: $t),*) -> $ret $body
+        #[cfg(all(
+            target_arch = "x86_64",
+            not(target_feature = "avx2"),
+            not(feature = "small-code"),
+            not(debug_assertions)
+        ))]
+        {
+            #[target_feature(enable = "avx2")]
+            unsafe fn twin<$($g)*>($($a: $t),*) -> $ret $twin_body
+            if $when && $crate::node::wide::avx2() {
+                // SAFETY: `avx2()` found AVX2 on this CPU, with its registers saved by the OS.
+                return unsafe { twin::<$($p),*>($($a),*) };
+            }
+        }
+        base::<$($p),*>($($a),*)
+    }};
+}
+#[cfg(not(debug_assertions))]
+pub(crate) use wide;
+
+#[cfg(all(
+    test,
+    target_arch = "x86_64",
+    not(target_feature = "avx2"),
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+mod tests {
+    extern crate std;
+
+    /// The check agrees with std's, and a body comes back the same through either build.
+    #[test]
+    fn twin_runs_the_body() {
+        fn total<T: Copy + core::iter::Sum<T>>(x: &[T], go: bool) -> T {
+            wide!(go; [T: Copy + core::iter::Sum<T>] [T] (x: &[T]) -> T {
+                x.iter().copied().sum()
+            })
+        }
+        let big: std::vec::Vec<u32> = (0..1000).collect();
+        assert_eq!(total(&big, true), 499_500);
+        assert_eq!(total(&big, false), 499_500);
+        assert_eq!(super::avx2(), std::is_x86_feature_detected!("avx2"));
+        assert!(super::enough::<f32>(super::FROM) && !super::enough::<f32>(super::FROM - 1));
+        assert!(!super::enough::<crate::f16>(1 << 20));
+    }
+}
