@@ -259,6 +259,34 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
     assert!(same(&got, &want), "hardmax {what}");
 }
 
+/// Many contiguous rows of 32 to 128 (the AVX2 builds' own row path, `arg_row_wide`, in nodes
+/// of 256 elements and more) and longer, in all four modes.
+fn arg_rows_case<T: Pool>(g: &mut Lcg) {
+    for r in [32, 33, 64, 100, 128, 129, 300] {
+        let rows = 20;
+        for nan in [false, true] {
+            let x: Vec<T> = draw(g, rows * r, nan);
+            let a = array(&x, &[rows, r]);
+            for (max, last) in [(true, false), (true, true), (false, false), (false, true)] {
+                let extreme = if max { Extreme::Max } else { Extreme::Min };
+                let want: Vec<i64> = reference::arg(&a, extreme, 1, false, last)
+                    .iter()
+                    .copied()
+                    .collect();
+                let mut got = vec![-1i64; rows];
+                match (max, last) {
+                    (true, false) => node::arg_rows::<T, Max, false, i64>(&x, &mut got, r),
+                    (true, true) => node::arg_rows::<T, Max, true, i64>(&x, &mut got, r),
+                    (false, false) => node::arg_rows::<T, Min, false, i64>(&x, &mut got, r),
+                    (false, true) => node::arg_rows::<T, Min, true, i64>(&x, &mut got, r),
+                }
+                let what = format!("{} {rows}x{r} max={max} last={last} nan={nan}", T::NAME);
+                assert_eq!(got, want, "arg rows {what}");
+            }
+        }
+    }
+}
+
 fn every_path<T: Pool>(seed: u64) {
     let mut g = Lcg(seed);
     for shape in shapes() {
@@ -274,6 +302,7 @@ fn every_path<T: Pool>(seed: u64) {
             narrow_case(&x, shape);
         }
     }
+    arg_rows_case::<T>(&mut g);
 }
 
 macro_rules! every_type {

@@ -29,6 +29,10 @@ mod test_util;
 pub use crate::cast::cast;
 pub use arg_lanes::{arg_lanes, arg_lanes_values, arg_tile};
 pub use arg_row::arg_row;
+#[doc(hidden)]
+pub use arg_row::arg_row_wide;
+#[doc(hidden)]
+pub use arg_row::MID as ARG_ROW_MID;
 pub use gather::arg_values;
 pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
 pub use index::{cast_index, index, Index};

@@ -37,11 +37,21 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
         }
     }
     #[cfg(not(debug_assertions))]
-    if r > 0 {
-        for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
-            *o = kernels::index::<I>(kernels::arg_row::<T, D, LAST>(row));
+    wide!(super::wide::enough::<T>(x.len()) && r <= kernels::ARG_ROW_MID;
+        [T: Thin, D: Direction, const LAST: bool, I: ThinIndex] [T, D, LAST, I]
+        (x: &[T], y: &mut [I], r: usize) -> () {
+        if r > 0 {
+            for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+                *o = kernels::index::<I>(kernels::arg_row::<T, D, LAST>(row));
+            }
         }
-    }
+    } else {
+        if r > 0 {
+            for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+                *o = kernels::index::<I>(kernels::arg_row_wide::<T, D, LAST>(row));
+            }
+        }
+    });
 }
 
 /// Indices of the extreme of each contiguous row of `R` (a few tens at most).

@@ -13,11 +13,14 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_rows(x, y, r);
     #[cfg(not(debug_assertions))]
-    if r > 0 {
-        for (x, y) in x.chunks_exact(r).zip(y.chunks_exact_mut(r)) {
-            kernels::hardmax_row(x, y);
+    wide!(super::wide::enough::<T>(x.len()) && r <= kernels::ARG_ROW_MID;
+        [T: Thin] [T] (x: &[T], y: &mut [T], r: usize) -> () {
+        if r > 0 {
+            for (x, y) in x.chunks_exact(r).zip(y.chunks_exact_mut(r)) {
+                kernels::hardmax_row(x, y);
+            }
         }
-    }
+    });
 }
 
 /// Hardmax of each contiguous row of `R` (a few tens at most).

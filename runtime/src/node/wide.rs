@@ -13,10 +13,11 @@
 //! 2-core Xeon with AVX-512 and AVX2): strided arg-reductions of [`ROWS`] rows and more, strided
 //! reductions of [`LANES`] lanes and more, the narrow-lane kernels of both, and strided Hardmax
 //! ran 1.05–2.5x faster through the twin (i64/i32 along the leading axis 2–2.5x, f32 along the
-//! leading axis over 20 to 80 rows 1.5x). The row kernels, the planes kernel and narrow Hardmax
-//! did not gain or lost (their per-row helpers are out of line, compiled once without AVX2 and
-//! entered from AVX2 code), nor did f16 and bf16, whose kernels are out of line: they keep one
-//! build.
+//! leading axis over 20 to 80 rows 1.5x), and so did contiguous arg-reductions over rows of 32 to
+//! 128 (`arg_row_wide`, a path of its own, inlined whole: rows of 80 1.2x). The other row kernels,
+//! the planes kernel and narrow Hardmax did not gain or lost (their per-row helpers are out of
+//! line, compiled once without AVX2 and entered from AVX2 code), nor did f16 and bf16, whose
+//! kernels are out of line: they keep one build.
 //!
 //! There is no twin when the build already targets AVX2 (`-C target-cpu=native` on such a CPU),
 //! off x86-64, with the `small-code` feature (firmware: one copy of each kernel), in debug
