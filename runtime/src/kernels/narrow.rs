@@ -134,8 +134,7 @@ fn arg_small<T: Element, D: Direction, const LAST: bool, const R: usize>(row: &[
 /// hardmax_rows_short::<f32, 2>(&[1.0, 3.0, f32::NAN, 0.0], &mut y);
 /// assert_eq!(y, [0.0, 1.0, 1.0, 0.0]);
 /// ```
-#[cfg_attr(feature = "small-code", inline)]
-#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[inline]
 pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
     if cfg!(feature = "small-code") {
         for (x, y) in x.chunks_exact(R).zip(y.chunks_exact_mut(R)) {
@@ -177,8 +176,7 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
 /// hardmax_lanes_narrow::<f32, 2, 64, 64>(&[1.0, 3.0, 4.0, 0.0, 4.0, 5.0], &mut y);
 /// assert_eq!(y, [0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
 /// ```
-#[cfg_attr(feature = "small-code", inline)]
-#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[inline]
 pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TILE: usize>(
     x: &[T],
     y: &mut [T],
@@ -207,8 +205,7 @@ pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TI
 ///
 /// Each row is unrolled with one max/min per element and NaN flagged on the side; a tile of
 /// rows that held a NaN is done again exactly.
-#[cfg_attr(feature = "small-code", inline)]
-#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[inline]
 pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
     if cfg!(feature = "small-code") {
         for (o, row) in y.iter_mut().zip(x.chunks_exact(R)) {

@@ -28,8 +28,7 @@ const TILE: usize = 256;
 /// parts of those rows are folded into the tile lane by lane, then each row of the tile is
 /// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
 /// plane straight into `y`.
-#[cfg_attr(feature = "small-code", inline)]
-#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[inline]
 pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],
     x: &[T],

@@ -185,8 +185,7 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
 }
 
 /// For each element of `y`, folds the matching row of `n` elements of `x` into it.
-#[cfg_attr(feature = "small-code", inline)]
-#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[inline]
 pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 {
         return;

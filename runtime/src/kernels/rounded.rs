@@ -124,8 +124,7 @@ narrowing! {
 /// assert_eq!(onnx_aot::kernels::arg_row::<f32, Max, false>(&x), 2);
 /// assert_eq!(arg_row_rounded::<f32, f16, Max, false>(&x), 1);
 /// ```
-#[cfg_attr(feature = "small-code", inline)]
-#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[inline]
 pub fn arg_row_rounded<T: Narrowing<U>, U: Element, D: Direction, const LAST: bool>(
     x: &[T],
 ) -> usize {
