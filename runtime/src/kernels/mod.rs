@@ -17,6 +17,7 @@ mod half_rows;
 mod hardmax;
 mod index;
 mod int_rows;
+mod mid_rows;
 mod narrow;
 mod planes;
 mod reduce;
@@ -31,11 +32,11 @@ pub use arg_lanes::{arg_lanes, arg_lanes_values, arg_tile};
 pub use arg_row::arg_row;
 #[doc(hidden)]
 pub use arg_row::arg_row_wide;
-#[doc(hidden)]
-pub use arg_row::MID as ARG_ROW_MID;
 pub use gather::arg_values;
 pub use hardmax::{hardmax_general, hardmax_lanes, hardmax_row};
 pub use index::{cast_index, index, Index};
+#[doc(hidden)]
+pub use mid_rows::MID as ARG_ROW_MID;
 pub use narrow::{
     arg_lanes_narrow, arg_rows_short, hardmax_lanes_narrow, hardmax_rows_short, narrow_period,
     reduce_lanes_narrow, reduce_rows_short,
