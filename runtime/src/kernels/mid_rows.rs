@@ -6,7 +6,7 @@ use super::arg_row::arg_row_clearing;
 use super::shared::{nan_pairs, step, take_chunk, LANES};
 use crate::{Direction, Element};
 
-/// Rows up to this long may take [`arg_row_mid`]: read whole twice (both times from L1) instead of
+/// Rows up to this long may take `arg_row_mid`: read whole twice (both times from L1) instead of
 /// keeping each block's lanes, whose setup and bookkeeping cost more than a row this short.
 pub const MID: usize = 128;
 
