@@ -22,67 +22,50 @@
 //! There is no twin when the build already targets AVX2 (`-C target-cpu=native` on such a CPU),
 //! off x86-64, with the `small-code` feature (firmware: one copy of each kernel), in debug
 //! builds (their kernels are the runtime's own entry points), or for nodes of fewer than
-//! [`FROM`] elements, whose whole call takes a few nanoseconds.
+//! `FROM` (256) elements, whose whole call takes a few nanoseconds.
 
-/// Nodes that read fewer elements than this keep the shim as written.
+/// Where twins exist: optimized builds for baseline x86-64, without `small-code`.
 #[cfg(all(
     target_arch = "x86_64",
     not(target_feature = "avx2"),
     not(feature = "small-code"),
     not(debug_assertions)
 ))]
-pub(crate) const FROM: usize = 256;
+pub(crate) use twins::{avx2, enough, LANES, ROWS};
 
-/// Strided arg-reductions over fewer rows than this keep the shim as written (over two rows of
-/// sixteen lanes the twin was 2.3x slower).
+/// The thresholds and the CPU check of the twins, compiled only where twins exist.
 #[cfg(all(
     target_arch = "x86_64",
     not(target_feature = "avx2"),
     not(feature = "small-code"),
     not(debug_assertions)
 ))]
-pub(crate) const ROWS: usize = 8;
+mod twins {
+    /// Nodes that read fewer elements than this keep the shim as written.
+    pub(crate) const FROM: usize = 256;
 
-/// Strided reductions of fewer lanes than this keep the shim as written (with sixteen lanes the
-/// twin was 1.2–1.3x slower: half as many independent chains of max/min).
-#[cfg(all(
-    target_arch = "x86_64",
-    not(target_feature = "avx2"),
-    not(feature = "small-code"),
-    not(debug_assertions)
-))]
-pub(crate) const LANES: usize = 64;
+    /// Strided arg-reductions over fewer rows than this keep the shim as written (over two rows
+    /// of sixteen lanes the twin was 2.3x slower).
+    pub(crate) const ROWS: usize = 8;
 
-#[cfg(all(
-    target_arch = "x86_64",
-    not(target_feature = "avx2"),
-    not(feature = "small-code"),
-    not(debug_assertions)
-))]
-cpufeatures::new!(cpu_avx2, "avx2");
+    /// Strided reductions of fewer lanes than this keep the shim as written (with sixteen lanes
+    /// the twin was 1.2–1.3x slower: half as many independent chains of max/min).
+    pub(crate) const LANES: usize = 64;
 
-/// Whether a node of `T` reading `len` elements may take its twin: large enough, not f16/bf16.
-#[cfg(all(
-    target_arch = "x86_64",
-    not(target_feature = "avx2"),
-    not(feature = "small-code"),
-    not(debug_assertions)
-))]
-#[inline(always)]
-pub(crate) fn enough<T: crate::Element>(len: usize) -> bool {
-    len >= FROM && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
-}
+    cpufeatures::new!(cpu_avx2, "avx2");
 
-/// Whether this CPU runs the AVX2 twins (AVX2 present and its registers saved by the OS).
-#[cfg(all(
-    target_arch = "x86_64",
-    not(target_feature = "avx2"),
-    not(feature = "small-code"),
-    not(debug_assertions)
-))]
-#[inline(always)]
-pub(crate) fn avx2() -> bool {
-    cpu_avx2::get()
+    /// Whether a node of `T` reading `len` elements may take its twin: large enough, not
+    /// f16/bf16.
+    #[inline(always)]
+    pub(crate) fn enough<T: crate::Element>(len: usize) -> bool {
+        len >= FROM && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
+    }
+
+    /// Whether this CPU runs the AVX2 twins (AVX2 present and its registers saved by the OS).
+    #[inline(always)]
+    pub(crate) fn avx2() -> bool {
+        cpu_avx2::get()
+    }
 }
 
 /// The body of an optimized shim, run through its AVX2 twin when `when` holds and [`avx2`]
@@ -154,7 +137,10 @@ mod tests {
         assert_eq!(total(&big, true), 499_500);
         assert_eq!(total(&big, false), 499_500);
         assert_eq!(super::avx2(), std::is_x86_feature_detected!("avx2"));
-        assert!(super::enough::<f32>(super::FROM) && !super::enough::<f32>(super::FROM - 1));
+        assert!(
+            super::enough::<f32>(super::twins::FROM)
+                && !super::enough::<f32>(super::twins::FROM - 1)
+        );
         assert!(!super::enough::<crate::f16>(1 << 20));
     }
 }
