@@ -3,7 +3,7 @@
 
 #[cfg(doc)]
 use super::arg_row::arg_row_clearing;
-use super::shared::{nan_pairs, step, take_chunk, LANES};
+use super::shared::{lanes_extreme_inline, nan_pairs, take_chunk, LANES};
 use crate::{Direction, Element};
 
 /// Rows up to this long may take `arg_row_mid`: read whole twice (both times from L1) instead of
@@ -56,16 +56,7 @@ pub(super) fn arg_row_mid<T: Element, D: Direction, const LAST: bool, const CLEA
     }
     // The lanes' extreme by halving, inline (no call per row: the AVX2 twins of the shims inline
     // this whole path).
-    let mut h = run;
-    let mut n = LANES / 2;
-    while n > 0 {
-        let (a, b) = h.split_at_mut(n);
-        for (a, &b) in a.iter_mut().zip(b.iter()) {
-            *a = step::<T, D>(*a, b);
-        }
-        n /= 2;
-    }
-    let best = h[0];
+    let best = lanes_extreme_inline::<T, D>(&run);
     let hit = |v: T| !D::better(best, v);
     // Which chunks hold the extreme, as bits (each chunk's compares OR-ed together: one vector
     // test), with no early exit, whose branch would mispredict once per row; then the first

@@ -151,6 +151,13 @@ pub(super) fn lane_mask<T: Element>(lanes: &[T; LANES], hit: impl Fn(T) -> bool)
 /// the loops before it.
 #[inline(never)]
 pub(super) fn lanes_extreme<T: Element, D: Direction>(l: &[T; LANES]) -> T {
+    lanes_extreme_inline::<T, D>(l)
+}
+
+/// [`lanes_extreme`] inlined, for paths that must not call out (the AVX2 builds of the shims
+/// inline their kernels whole).
+#[inline(always)]
+pub(super) fn lanes_extreme_inline<T: Element, D: Direction>(l: &[T; LANES]) -> T {
     let mut h = *l;
     let mut n = LANES / 2;
     while n > 0 {
