@@ -22,6 +22,8 @@ mod narrow;
 mod planes;
 mod reduce;
 mod rounded;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod rows_f32;
 mod shared;
 mod strided;
 #[cfg(test)]
@@ -47,6 +49,8 @@ pub use rounded::{arg_row_rounded, Narrowing};
 pub use shared::{copy, fill, split2};
 pub use strided::strided_copy;
 
+use crate::{Direction, Element};
+
 // The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
 // constant-sized kernels above.
 #[cfg(not(debug_assertions))]
@@ -57,3 +61,32 @@ pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 pub(crate) use planes::reduce_planes_in;
 #[cfg(debug_assertions)]
 pub(crate) use shared::take;
+
+/// Folds contiguous rows of `n` of `x` into `y` by the `f32` row kernels of x86-64 when they
+/// take them (`f32`, rows of 2 or 4 to 128, not `small-code`); `false` if nothing was done.
+#[inline(always)]
+pub(crate) fn reduce_rows_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return rows_f32::reduce_rows::<T, D>(y, x, n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = (y, x, n);
+        false
+    }
+}
+
+/// [`reduce_rows_f32`] for the arg-reductions: indices of the extreme of each row, as `I`.
+#[inline(always)]
+pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>(
+    x: &[T],
+    y: &mut [I],
+    n: usize,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return rows_f32::arg_rows::<T, D, LAST, I>(x, y, n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = (x, y, n);
+        false
+    }
+}

@@ -51,6 +51,9 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
         return;
     }
     let (rows, _) = x.as_chunks::<R>();
+    if rows.len() >= FEW_SHORT_ROWS && super::arg_rows_f32::<T, D, LAST, i64>(x, y, R) {
+        return;
+    }
     if rows.len() < FEW_SHORT_ROWS {
         for (o, row) in y.iter_mut().zip(rows) {
             *o = i64::from(arg_small::<T, D, LAST, R>(row));
@@ -111,7 +114,9 @@ fn arg_small_ordered<T: Element, D: Direction, const LAST: bool, const R: usize>
 
 /// The index of the extreme of one short row, unrolled: one compare and two selects per element.
 #[inline(always)]
-fn arg_small<T: Element, D: Direction, const LAST: bool, const R: usize>(row: &[T; R]) -> u32 {
+pub(super) fn arg_small<T: Element, D: Direction, const LAST: bool, const R: usize>(
+    row: &[T; R],
+) -> u32 {
     let Some(&first) = row.first() else {
         return 0;
     };
@@ -211,6 +216,9 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
         for (o, row) in y.iter_mut().zip(x.chunks_exact(R)) {
             *o = fold::<T, D>(*o, row);
         }
+        return;
+    }
+    if super::reduce_rows_f32::<T, D>(y, x, R) {
         return;
     }
     let (rows, _) = x.as_chunks::<R>();

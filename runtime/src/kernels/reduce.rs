@@ -187,7 +187,7 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
 /// For each element of `y`, folds the matching row of `n` elements of `x` into it.
 #[inline]
 pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
-    if n == 0 {
+    if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) {
         return;
     }
     if const { rekeyed::<T>() && !cfg!(feature = "small-code") } {

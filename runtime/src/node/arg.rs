@@ -37,6 +37,10 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
         }
     }
     #[cfg(not(debug_assertions))]
+    if kernels::arg_rows_f32::<T, D, LAST, I>(x, y, r) {
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && r <= kernels::ARG_ROW_MID;
         [T: Thin, D: Direction, const LAST: bool, I: ThinIndex] [T, D, LAST, I]
         (x: &[T], y: &mut [I], r: usize) -> () {

@@ -1,0 +1,488 @@
+//! Short contiguous rows of `f32` on x86-64, in SSE2 vectors (always present there): the
+//! reductions and arg-reductions of rows of 2 and of 4 to [`MAX_ROW`] elements, four rows at a
+//! time.
+//!
+//! Each row is folded into one vector by the order alone (overlapping loads cover a length that
+//! is not a multiple of four: a max or min may see an element twice), then the four rows'
+//! vectors are reduced together by shuffles, so that one vector holds the four rows' extremes.
+//! An arg-reduction then finds each row's extreme in its row by equality, as a bit mask whose
+//! lowest (highest with `LAST`) set bit is the index. NaN is only flagged on the way; a group of
+//! rows that holds one is done again by the exact rule. The unrolled element-by-element forms in
+//! [`narrow`](super::narrow) ran across rows at about a third of the memory speed, and the row
+//! kernels pay a setup and a horizontal step per row: LLVM does not find these shuffles itself.
+
+use core::arch::x86_64::{
+    __m128, _mm_cmpeq_ps, _mm_cmplt_ps, _mm_cmpunord_ps, _mm_loadu_ps, _mm_max_ps, _mm_min_ps,
+    _mm_movehl_ps, _mm_movelh_ps, _mm_movemask_ps, _mm_or_ps, _mm_setzero_ps, _mm_shuffle_ps,
+    _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
+};
+
+use super::arg_row::arg_row;
+use super::index::{index, Index};
+use super::reduce::fold;
+use crate::{DType, Direction, Element};
+
+/// The longest rows this module takes: past them, the row kernels' sixteen lanes and early
+/// exits do as well.
+pub(super) const MAX_ROW: usize = 128;
+
+/// Whether contiguous rows of `n` elements of `T` take this module's kernels.
+#[inline(always)]
+pub(super) const fn fits<T: Element>(n: usize) -> bool {
+    !cfg!(feature = "small-code")
+        && matches!(T::DTYPE, DType::F32)
+        && (n == 2 || (n >= 4 && n <= MAX_ROW))
+}
+
+/// `x` as `f32`s, when `T` is `f32`.
+#[inline(always)]
+fn as_f32<T: Element>(x: &[T]) -> Option<&[f32]> {
+    if matches!(T::DTYPE, DType::F32) {
+        // SAFETY: `Element` is sealed and `f32` is the only type whose `DTYPE` is `F32`, so
+        // `T` is `f32`: the same memory, length and lifetime.
+        Some(unsafe { core::slice::from_raw_parts(x.as_ptr().cast::<f32>(), x.len()) })
+    } else {
+        None
+    }
+}
+
+/// [`as_f32`] of a mutable slice.
+#[inline(always)]
+fn as_f32_mut<T: Element>(x: &mut [T]) -> Option<&mut [f32]> {
+    if matches!(T::DTYPE, DType::F32) {
+        // SAFETY: as in `as_f32`; the borrow of `x` is moved into the result.
+        Some(unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<f32>(), x.len()) })
+    } else {
+        None
+    }
+}
+
+// Safe wrappers of the SSE/SSE2 intrinsics used here. SAFETY (every block below): this module
+// is only compiled where `target_feature = "sse2"` is on (the x86-64 baseline), so the CPU has
+// these instructions; they take and return values only.
+
+#[inline(always)]
+fn zero() -> __m128 {
+    unsafe { _mm_setzero_ps() }
+}
+
+#[inline(always)]
+fn or(a: __m128, b: __m128) -> __m128 {
+    unsafe { _mm_or_ps(a, b) }
+}
+
+/// Lanes where `a` or `b` is NaN.
+#[inline(always)]
+fn unord(a: __m128, b: __m128) -> __m128 {
+    unsafe { _mm_cmpunord_ps(a, b) }
+}
+
+/// Lanes where `a == b`.
+#[inline(always)]
+fn eq(a: __m128, b: __m128) -> __m128 {
+    unsafe { _mm_cmpeq_ps(a, b) }
+}
+
+/// Lanes where `a < b`.
+#[inline(always)]
+fn lt(a: __m128, b: __m128) -> __m128 {
+    unsafe { _mm_cmplt_ps(a, b) }
+}
+
+/// The sign bits of the four lanes.
+#[inline(always)]
+fn mask(a: __m128) -> u32 {
+    unsafe { _mm_movemask_ps(a) as u32 }
+}
+
+/// `[a0, a2, b0, b2]` and `[a1, a3, b1, b3]`.
+#[inline(always)]
+fn deinterleave(a: __m128, b: __m128) -> (__m128, __m128) {
+    unsafe {
+        (
+            _mm_shuffle_ps::<0b10_00_10_00>(a, b),
+            _mm_shuffle_ps::<0b11_01_11_01>(a, b),
+        )
+    }
+}
+
+/// The extreme of the four lanes of `v`, in every lane (by the order alone).
+#[inline(always)]
+fn spread<D: Direction>(v: __m128) -> __m128 {
+    // SAFETY: as for the wrappers above.
+    unsafe {
+        let v = pick::<D>(_mm_shuffle_ps::<0b10_11_00_01>(v, v), v);
+        pick::<D>(_mm_shuffle_ps::<0b01_00_11_10>(v, v), v)
+    }
+}
+
+/// The extremes of four rows' lanes `a`, `b`, `c`, `d` (one vector per row), as lanes 0..4.
+#[inline(always)]
+fn across<D: Direction>(a: __m128, b: __m128, c: __m128, d: __m128) -> __m128 {
+    // Lanes (a0 a2 | b0 b2 | a1 a3 | b1 b3) against their other halves, then the two halves of
+    // each row's pair: each row's four lanes become one.
+    unsafe {
+        let ab = pick::<D>(_mm_unpackhi_ps(a, b), _mm_unpacklo_ps(a, b));
+        let cd = pick::<D>(_mm_unpackhi_ps(c, d), _mm_unpacklo_ps(c, d));
+        pick::<D>(_mm_movehl_ps(cd, ab), _mm_movelh_ps(ab, cd))
+    }
+}
+
+/// The four elements of `x` from `at` (zeros where `x` is shorter: callers pass constant
+/// offsets inside their rows, so the check folds away).
+#[inline(always)]
+fn load(x: &[f32], at: usize) -> __m128 {
+    match x.get(at..).and_then(<[f32]>::first_chunk::<4>) {
+        // SAFETY: the chunk holds four `f32`s; `loadu` has no alignment requirement.
+        Some(c) => unsafe { _mm_loadu_ps(c.as_ptr()) },
+        None => zero(),
+    }
+}
+
+/// The four elements of `x`.
+#[inline(always)]
+fn load4(x: &[f32; 4]) -> __m128 {
+    // SAFETY: `x` holds four `f32`s; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_ps(x.as_ptr()) }
+}
+
+/// Stores `v` into `y`.
+#[inline(always)]
+fn store(y: &mut [f32; 4], v: __m128) {
+    // SAFETY: `y` holds four `f32`s; `storeu` has no alignment requirement.
+    unsafe { _mm_storeu_ps(y.as_mut_ptr(), v) }
+}
+
+/// Lane by lane, `v` where it is strictly more extreme than `acc`, otherwise `acc` (NaN in `v`
+/// never enters): the step the other kernels use, as one `maxps`/`minps`.
+#[inline(always)]
+fn pick<D: Direction>(v: __m128, acc: __m128) -> __m128 {
+    // SAFETY: as for the wrappers above.
+    unsafe {
+        if D::IS_MIN {
+            _mm_min_ps(v, acc)
+        } else {
+            _mm_max_ps(v, acc)
+        }
+    }
+}
+
+/// One row (at least four elements) folded into four lanes by the order alone, in two chains
+/// (both start from the last four elements, so any length is covered); NaN flagged into `nan`,
+/// two vectors per compare.
+#[inline(always)]
+fn fold_row<D: Direction>(row: &[f32], nan: &mut __m128) -> __m128 {
+    let Some(tail) = row.last_chunk::<4>() else {
+        return zero();
+    };
+    let mut a = load4(tail);
+    let mut b = a;
+    let mut flags = unord(a, a);
+    let (chunks, _) = row.as_chunks::<4>();
+    let (pairs, rest) = chunks.as_chunks::<2>();
+    for [v, w] in pairs {
+        let (v, w) = (load4(v), load4(w));
+        flags = or(flags, unord(v, w));
+        a = pick::<D>(v, a);
+        b = pick::<D>(w, b);
+    }
+    for v in rest {
+        let v = load4(v);
+        flags = or(flags, unord(v, v));
+        a = pick::<D>(v, a);
+    }
+    *nan = or(*nan, flags);
+    pick::<D>(b, a)
+}
+
+/// The extremes of the four rows of `n` (2, or 4 to [`MAX_ROW`]) that `g` holds, by the order
+/// alone, one per lane, and whether they hold a NaN (then the extremes are not the contract's).
+#[inline(always)]
+fn group_extremes<D: Direction>(g: &[f32], n: usize) -> (__m128, bool) {
+    let mut nan = zero();
+    let r = if n == 2 {
+        let (a, b) = (load(g, 0), load(g, 4));
+        nan = unord(a, b);
+        let (even, odd) = deinterleave(a, b);
+        pick::<D>(odd, even)
+    } else {
+        let mut rows = g.chunks_exact(n).map(|row| fold_row::<D>(row, &mut nan));
+        let mut next = || rows.next().unwrap_or_else(zero);
+        let (a, b, c, d) = (next(), next(), next(), next());
+        across::<D>(a, b, c, d)
+    };
+    (r, mask(nan) != 0)
+}
+
+/// Reduces each contiguous row of `n` of `x` into the matching element of `y`, as
+/// [`reduce_rows`](super::reduce_rows) does; `false` (nothing done) unless [`fits`].
+#[inline(always)]
+pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) -> bool {
+    if !fits::<T>(n) {
+        return false;
+    }
+    let (Some(y), Some(x)) = (as_f32_mut(y), as_f32(x)) else {
+        return false;
+    };
+    let (outs, _) = y.as_chunks_mut::<4>();
+    let groups = x.chunks_exact(4 * n);
+    let done = groups.len().min(outs.len()) * 4;
+    for (g, o) in groups.zip(outs.iter_mut()) {
+        let (r, nan) = group_extremes::<D>(g, n);
+        if nan {
+            for (o, row) in o.iter_mut().zip(g.chunks_exact(n)) {
+                *o = fold::<f32, D>(*o, row);
+            }
+        } else {
+            // An accumulator that is NaN stays (`pick` keeps `acc` when either is NaN).
+            let acc = load(o, 0);
+            store(o, pick::<D>(r, acc));
+        }
+    }
+    if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * n..)) {
+        for (o, row) in ys.iter_mut().zip(rs.chunks_exact(n)) {
+            *o = fold::<f32, D>(*o, row);
+        }
+    }
+    true
+}
+
+/// The index of the extreme of each contiguous row of `n` of `x` into `y`, as
+/// [`arg_row`] gives it row by row; `false` (nothing done) unless [`fits`].
+#[inline(always)]
+pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
+    x: &[T],
+    y: &mut [I],
+    n: usize,
+) -> bool {
+    if !fits::<T>(n) {
+        return false;
+    }
+    let Some(x) = as_f32(x) else {
+        return false;
+    };
+    let exact = |row: &[f32]| index::<I>(arg_row::<f32, D, LAST>(row));
+    if n == 2 {
+        let (outs, _) = y.as_chunks_mut::<4>();
+        let groups = x.chunks_exact(8);
+        let done = groups.len().min(outs.len()) * 4;
+        for (g, o) in groups.zip(outs.iter_mut()) {
+            let (a, b) = (load(g, 0), load(g, 4));
+            if mask(unord(a, b)) != 0 {
+                for (o, row) in o.iter_mut().zip(g.chunks_exact(2)) {
+                    *o = exact(row);
+                }
+                continue;
+            }
+            // Lane i: whether row i's second element is the pick (strictly better, or with
+            // `LAST` not worse).
+            let (even, odd) = deinterleave(a, b);
+            let bits = if LAST {
+                !mask(better::<D>(even, odd))
+            } else {
+                mask(better::<D>(odd, even))
+            };
+            for (i, o) in o.iter_mut().enumerate() {
+                *o = index::<I>(((bits >> i) & 1) as usize);
+            }
+        }
+        if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * 2..)) {
+            for (o, row) in ys.iter_mut().zip(rs.chunks_exact(2)) {
+                *o = exact(row);
+            }
+        }
+        return true;
+    }
+    // Row by row: the row's vectors stay in registers from its fold to its search (four rows
+    // at a time spilled them).
+    for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+        let mut nan = zero();
+        let v = fold_row::<D>(row, &mut nan);
+        *o = if mask(nan) != 0 {
+            exact(row)
+        } else {
+            index::<I>(position::<LAST>(row, spread::<D>(v)))
+        };
+    }
+    true
+}
+
+/// The index of the highest set bit of `bits` (not zero), read from the exponent of `bits` as
+/// an `f64` (exact: 32 bits fit its mantissa). `leading_zeros` was vectorized by LLVM across
+/// four rows into a long emulation (SSE2 has no vector count): a 1.2x slower `LAST` over rows
+/// of 20.
+#[inline(always)]
+fn highest_bit(bits: u32) -> usize {
+    ((f64::from(bits).to_bits() >> 52) as usize).wrapping_sub(1023)
+}
+
+/// Lane by lane, whether `a` is strictly more extreme than `b` (false with a NaN), as a mask.
+#[inline(always)]
+fn better<D: Direction>(a: __m128, b: __m128) -> __m128 {
+    if D::IS_MIN {
+        lt(a, b)
+    } else {
+        lt(b, a)
+    }
+}
+
+/// The first (the last with `LAST`) position in `row` (at least four elements, no NaN) of the
+/// value `splat` holds in every lane; 0 if it is not there. Blocks of 32 elements give one bit
+/// mask each, searched from the start (from the end with `LAST`).
+#[inline(always)]
+fn position<const LAST: bool>(row: &[f32], splat: __m128) -> usize {
+    let n = row.len();
+    let blocks = n.div_ceil(32);
+    let block = |b: usize| -> u32 {
+        let (base, end) = (b * 32, (b * 32 + 32).min(n));
+        let mut bits = 0u32;
+        let mut k = base;
+        while k + 4 <= end {
+            bits |= mask(eq(load(row, k), splat)) << (k - base);
+            k += 4;
+        }
+        if k < end {
+            // The last four elements, some of them already seen (the same bits again).
+            let at = end - 4;
+            let m = mask(eq(load(row, at), splat));
+            bits |= if at >= base {
+                m << (at - base)
+            } else {
+                m >> (base - at)
+            };
+        }
+        bits
+    };
+    if LAST {
+        for b in (0..blocks).rev() {
+            let bits = block(b);
+            if bits != 0 {
+                return b * 32 + highest_bit(bits);
+            }
+        }
+    } else {
+        for b in 0..blocks {
+            let bits = block(b);
+            if bits != 0 {
+                return b * 32 + bits.trailing_zeros() as usize;
+            }
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+    use crate::{Max, Min};
+    use std::vec::Vec;
+
+    /// The definition: the first NaN of the accumulator and the row, else the extreme.
+    fn naive_fold<D: Direction>(acc: f32, row: &[f32]) -> f32 {
+        let all: Vec<f32> = core::iter::once(acc).chain(row.iter().copied()).collect();
+        if let Some(&n) = all.iter().find(|v| v.is_nan()) {
+            return n;
+        }
+        all.iter()
+            .fold(acc, |a, &v| if D::better(v, a) { v } else { a })
+    }
+
+    /// Rows of `n`, NaN in about one row of `nan_every` (0: none), through the reduction (into
+    /// accumulators, some NaN) and the arg-reduction (as i64 and as u8), both tie rules.
+    fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
+        let mut x: Vec<f32> = (0..rows * n).map(|_| f32_pool(g, false)).collect();
+        if nan_every > 0 {
+            for row in x.chunks_exact_mut(n) {
+                if g.next().is_multiple_of(nan_every) {
+                    let at = (g.next() as usize) % n;
+                    row[at] = f32::NAN;
+                }
+            }
+        }
+        let acc: Vec<f32> = (0..rows)
+            .map(|i| {
+                if i % 13 == 5 {
+                    f32::NAN
+                } else {
+                    f32_pool(g, false)
+                }
+            })
+            .collect();
+        let mut y = acc.clone();
+        assert!(reduce_rows::<f32, D>(&mut y, &x, n));
+        let mut first = std::vec![-1i64; rows];
+        let mut last = std::vec![0u8; rows];
+        assert!(arg_rows::<f32, D, false, i64>(&x, &mut first, n));
+        assert!(arg_rows::<f32, D, true, u8>(&x, &mut last, n));
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            let ctx = std::format!("n={n} min={} row {i}: {row:?}", D::IS_MIN);
+            let want = naive_fold::<D>(acc[i], row);
+            assert!(
+                y[i] == want || (y[i].is_nan() && want.is_nan()),
+                "{ctx}: {} vs {want}",
+                y[i]
+            );
+            assert_eq!(first[i] as usize, naive_arg::<f32, D>(row, false), "{ctx}");
+            assert_eq!(last[i] as usize, naive_arg::<f32, D>(row, true), "{ctx}");
+        }
+    }
+
+    fn lengths<D: Direction>(g: &mut Lcg) {
+        for n in (4..=MAX_ROW).chain([2]) {
+            for rows in [0, 1, 3, 4, 5, 8, 9, 63] {
+                for nan_every in [0, 7, 1] {
+                    case::<D>(g, n, rows, nan_every);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn f32_rows_match_the_definition() {
+        let mut g = Lcg(21);
+        lengths::<Max>(&mut g);
+        lengths::<Min>(&mut g);
+    }
+
+    #[test]
+    fn highest_bits() {
+        for i in 0..32 {
+            assert_eq!(highest_bit(1 << i), i);
+            assert_eq!(highest_bit((1 << i) | 1), i);
+            assert_eq!(highest_bit(u32::MAX >> (31 - i)), i);
+        }
+    }
+
+    #[test]
+    fn only_f32_and_the_lengths_it_handles_are_taken() {
+        assert!(fits::<f32>(2) && fits::<f32>(4) && fits::<f32>(MAX_ROW));
+        assert!(!fits::<f32>(1) && !fits::<f32>(3) && !fits::<f32>(MAX_ROW + 1));
+        assert!(!fits::<f64>(4) && !fits::<i32>(4));
+        let mut y = [0i32; 2];
+        assert!(!reduce_rows::<i32, Max>(&mut y, &[1; 8], 4));
+        assert_eq!(y, [0, 0]);
+    }
+
+    #[test]
+    fn a_zero_of_either_sign_ties() {
+        // -0 and +0 are equal: the first (or last) of them is the position, whichever sign the
+        // reduction returns.
+        for n in [8, 40, 100] {
+            let mut row = std::vec![-3.0f32; n];
+            row[1] = -0.0;
+            row[n / 2] = 0.0;
+            row[n - 2] = -0.0;
+            let x = row.repeat(4);
+            let mut first = [0i64; 4];
+            let mut last = [0i64; 4];
+            assert!(arg_rows::<f32, Max, false, i64>(&x, &mut first, n));
+            assert!(arg_rows::<f32, Max, true, i64>(&x, &mut last, n));
+            assert_eq!((first, last), ([1; 4], [n as i64 - 2; 4]), "n={n}");
+            let mut y = [f32::NEG_INFINITY; 4];
+            assert!(reduce_rows::<f32, Max>(&mut y, &x, n));
+            assert_eq!(y, [0.0; 4]);
+        }
+    }
+}
