@@ -90,3 +90,39 @@ pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>
         false
     }
 }
+
+/// [`reduce_rows_f32`] for rows of the constant `R` (kept in the kernel).
+#[inline(always)]
+pub(crate) fn reduce_rows_f32_fixed<T: Element, D: Direction, const R: usize>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return rows_f32::reduce_rows_fixed::<T, D, R>(y, x);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = (y, x);
+        false
+    }
+}
+
+/// [`arg_rows_f32`] for rows of the constant `R` (kept in the kernel).
+#[inline(always)]
+pub(crate) fn arg_rows_f32_fixed<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    I: Index,
+    const R: usize,
+>(
+    x: &[T],
+    y: &mut [I],
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    return rows_f32::arg_rows_fixed::<T, D, LAST, I, R>(x, y);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = (x, y);
+        false
+    }
+}
