@@ -52,9 +52,6 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     y: &mut [i64],
     r: usize,
 ) {
-    if crate::kernels::arg_rows_f32::<T, D, LAST, i64>(x, y, r) {
-        return;
-    }
     match r {
         0 => {}
         1 => fill(y, 0),
