@@ -127,6 +127,21 @@ pub trait Element: Copy + PartialEq + core::fmt::Debug + sealed::Sealed + 'stati
         let _ = x;
         None
     }
+    /// For f32: the slice itself; `None` for the other types. The `f32` row kernels of x86-64
+    /// read through it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn f32s(x: &[Self]) -> Option<&[f32]> {
+        let _ = x;
+        None
+    }
+    /// [`Element::f32s`] of a mutable slice.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn f32s_mut(x: &mut [Self]) -> Option<&mut [f32]> {
+        let _ = x;
+        None
+    }
     /// [`Element::half_bits`] of a mutable slice.
     #[doc(hidden)]
     #[inline(always)]
@@ -187,7 +202,7 @@ int_element!(i8 => I8 {
 });
 
 macro_rules! float_element {
-    ($($t:ty => $d:ident),*) => {$(
+    ($($t:ty => $d:ident { $($own:item)* }),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = DType::$d;
@@ -214,10 +229,19 @@ macro_rules! float_element {
             fn write_le(self, out: &mut [u8]) {
                 for (o, b) in out.iter_mut().zip(self.to_le_bytes()) { *o = b; }
             }
+            $($own)*
         }
     )*};
 }
-float_element!(f32 => F32, f64 => F64);
+float_element!(
+    f32 => F32 {
+        #[inline(always)]
+        fn f32s(x: &[Self]) -> Option<&[f32]> { Some(x) }
+        #[inline(always)]
+        fn f32s_mut(x: &mut [Self]) -> Option<&mut [f32]> { Some(x) }
+    },
+    f64 => F64 {}
+);
 
 /// The order of a 16-bit float as an `i16`: the sign-magnitude bits turned into two's
 /// complement, so that integer order is float order and `-0` and `+0` are both 0. Meaningless for

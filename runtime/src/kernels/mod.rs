@@ -81,7 +81,6 @@ pub(crate) fn reduce_rows_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n:
 }
 
 /// [`reduce_rows_f32`] for the arg-reductions: indices of the extreme of each row, as `I`.
-#[cfg(not(debug_assertions))]
 #[inline(always)]
 pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>(
     x: &[T],
@@ -93,42 +92,6 @@ pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
     {
         let _ = (x, y, n, core::marker::PhantomData::<D>);
-        false
-    }
-}
-
-/// [`reduce_rows_f32`] for rows of the constant `R` (kept in the kernel).
-#[inline(always)]
-pub(crate) fn reduce_rows_f32_fixed<T: Element, D: Direction, const R: usize>(
-    y: &mut [T],
-    x: &[T],
-) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
-    return rows_f32::reduce_rows_fixed::<T, D, R>(y, x);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
-    {
-        let _ = (y, x, core::marker::PhantomData::<D>);
-        false
-    }
-}
-
-/// [`arg_rows_f32`] for rows of the constant `R` (kept in the kernel).
-#[inline(always)]
-pub(crate) fn arg_rows_f32_fixed<
-    T: Element,
-    D: Direction,
-    const LAST: bool,
-    I: Index,
-    const R: usize,
->(
-    x: &[T],
-    y: &mut [I],
-) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
-    return rows_f32::arg_rows_fixed::<T, D, LAST, I, R>(x, y);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
-    {
-        let _ = (x, y, core::marker::PhantomData::<D>);
         false
     }
 }

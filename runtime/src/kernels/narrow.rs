@@ -51,7 +51,7 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
         return;
     }
     let (rows, _) = x.as_chunks::<R>();
-    if rows.len() >= FEW_SHORT_ROWS && super::arg_rows_f32_fixed::<T, D, LAST, i64, R>(x, y) {
+    if rows.len() >= FEW_SHORT_ROWS && super::arg_rows_f32::<T, D, LAST, i64>(x, y, R) {
         return;
     }
     if rows.len() < FEW_SHORT_ROWS {
@@ -218,7 +218,7 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
         }
         return;
     }
-    if super::reduce_rows_f32_fixed::<T, D, R>(y, x) {
+    if super::reduce_rows_f32::<T, D>(y, x, R) {
         return;
     }
     let (rows, _) = x.as_chunks::<R>();

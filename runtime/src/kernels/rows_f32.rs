@@ -34,29 +34,6 @@ pub(super) const fn fits<T: Element>(n: usize) -> bool {
         && (n == 2 || (n >= 4 && n <= MAX_ROW))
 }
 
-/// `x` as `f32`s, when `T` is `f32`.
-#[inline(always)]
-fn as_f32<T: Element>(x: &[T]) -> Option<&[f32]> {
-    if matches!(T::DTYPE, DType::F32) {
-        // SAFETY: `Element` is sealed and `f32` is the only type whose `DTYPE` is `F32`, so
-        // `T` is `f32`: the same memory, length and lifetime.
-        Some(unsafe { core::slice::from_raw_parts(x.as_ptr().cast::<f32>(), x.len()) })
-    } else {
-        None
-    }
-}
-
-/// [`as_f32`] of a mutable slice.
-#[inline(always)]
-fn as_f32_mut<T: Element>(x: &mut [T]) -> Option<&mut [f32]> {
-    if matches!(T::DTYPE, DType::F32) {
-        // SAFETY: as in `as_f32`; the borrow of `x` is moved into the result.
-        Some(unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<f32>(), x.len()) })
-    } else {
-        None
-    }
-}
-
 // Safe wrappers of the SSE/SSE2 intrinsics used here. SAFETY (every block below): this module
 // is only compiled where `target_feature = "sse2"` is on (the x86-64 baseline), so the CPU has
 // these instructions; they take and return values only.
@@ -221,26 +198,10 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
     if !fits::<T>(n) {
         return false;
     }
-    let (Some(y), Some(x)) = (as_f32_mut(y), as_f32(x)) else {
+    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
         return false;
     };
     reduce_sse::<D>(y, x, n);
-    true
-}
-
-/// [`reduce_rows`] for rows of the constant `R`.
-#[inline(always)]
-pub(super) fn reduce_rows_fixed<T: Element, D: Direction, const R: usize>(
-    y: &mut [T],
-    x: &[T],
-) -> bool {
-    if !fits::<T>(R) {
-        return false;
-    }
-    let (Some(y), Some(x)) = (as_f32_mut(y), as_f32(x)) else {
-        return false;
-    };
-    reduce_sse::<D>(y, x, R);
     true
 }
 
@@ -260,7 +221,7 @@ fn reduce_sse<D: Direction>(y: &mut [f32], x: &[f32], n: usize) {
             }
         } else {
             // An accumulator that is NaN stays (`pick` keeps `acc` when either is NaN).
-            let acc = load(o, 0);
+            let acc = load4(o);
             store(o, pick::<D>(r, acc));
         }
     }
@@ -282,32 +243,10 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
     if !fits::<T>(n) {
         return false;
     }
-    let Some(x) = as_f32(x) else {
+    let Some(x) = T::f32s(x) else {
         return false;
     };
     arg_f32::<D, LAST, I>(x, y, n);
-    true
-}
-
-/// [`arg_rows`] for rows of the constant `R`.
-#[inline(always)]
-pub(super) fn arg_rows_fixed<
-    T: Element,
-    D: Direction,
-    const LAST: bool,
-    I: Index,
-    const R: usize,
->(
-    x: &[T],
-    y: &mut [I],
-) -> bool {
-    if !fits::<T>(R) {
-        return false;
-    }
-    let Some(x) = as_f32(x) else {
-        return false;
-    };
-    arg_f32::<D, LAST, I>(x, y, R);
     true
 }
 
