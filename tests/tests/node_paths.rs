@@ -176,7 +176,10 @@ fn reduce_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3], max: bool) {
     let n = x.len();
     match (max, inner) {
         (true, 1) => node::reduce_planes::<T, Max, 1>(&mut got, x, outer, n, r),
+        (false, 2) => node::reduce_planes::<T, Min, 2>(&mut got, x, outer, n, r),
         (false, 3) => node::reduce_planes::<T, Min, 3>(&mut got, x, outer, n, r),
+        (true, 9) => node::reduce_planes::<T, Max, 9>(&mut got, x, outer, n, r),
+        (false, 17) => node::reduce_planes::<T, Min, 17>(&mut got, x, outer, n, r),
         (true, 40) => node::reduce_planes::<T, Max, 40>(&mut got, x, outer, n, r),
         (false, 300) => node::reduce_planes::<T, Min, 300>(&mut got, x, outer, n, r),
         _ => return,

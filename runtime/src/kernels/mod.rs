@@ -80,6 +80,40 @@ pub(crate) fn reduce_rows_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n:
     }
 }
 
+/// Whether [`reduce_rows_f32`] takes rows of `n` of `T` (it does nothing and says `false`
+/// otherwise).
+#[inline(always)]
+pub(crate) const fn rows_f32_fit<T: Element>(n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::fits::<T>(n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (n, core::marker::PhantomData::<T>);
+        false
+    }
+}
+
+/// Folds the parts of `planes` planes of `plane` elements of `x` (each from `at`, as long as
+/// `tile`) element by element into `tile` by the f32 kernels of x86-64, by the order alone:
+/// whether they hold a NaN, or `None` (nothing done) where those kernels are not built, for
+/// other types and for tiles under sixteen elements.
+#[inline(always)]
+pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> Option<bool> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::fold_planes::<T, D>(tile, x, planes, plane, at);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (tile, x, planes, plane, at, core::marker::PhantomData::<D>);
+        None
+    }
+}
+
 /// [`reduce_rows_f32`] for the arg-reductions: indices of the extreme of each row, as `I`.
 #[inline(always)]
 pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>(

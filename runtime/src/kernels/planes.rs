@@ -10,6 +10,9 @@ use crate::{Direction, Element};
 /// Elements of the tile the planes are folded into (kept on the stack: 1 KiB of `f32`).
 const TILE: usize = 256;
 
+/// Elements of the tile the planes are folded into before their rows (4 KiB of `f32`).
+const FOLD: usize = 1024;
+
 /// For `x` of `planes` planes of `y.len()` rows of `N` elements, folds every element of row `k`
 /// of every plane into `y[k]` (NaN-propagating: a NaN in `y` stays, otherwise a NaN of the rows
 /// is the result).
@@ -27,13 +30,23 @@ const TILE: usize = 256;
 /// Rows are taken a tile at a time (as many whole rows as fit 256 elements): the planes'
 /// parts of those rows are folded into the tile lane by lane, then each row of the tile is
 /// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
-/// plane straight into `y`.
+/// plane straight into `y`. For `f32` rows that the x86-64 row kernels take (2, or 4 to 128),
+/// the tile holds 1024 elements and both steps are those kernels': sixteen lanes at a time down
+/// the planes in vector registers, then the tile's rows.
 #[inline]
 pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],
     x: &[T],
     planes: usize,
 ) {
+    if super::rows_f32_fit::<T>(N) {
+        if planes == 1 {
+            super::reduce_rows::<T, D>(y, x.get(..y.len() * N).unwrap_or(&[]), N);
+        } else {
+            planes_then_rows::<T, D>(y, x, planes, N);
+        }
+        return;
+    }
     reduce_planes_in::<T, D>(y, x, planes, N, |ys, tile| {
         if N < 32 {
             reduce_rows_short::<T, D, N>(ys, tile);
@@ -43,6 +56,69 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
             }
         }
     });
+}
+
+/// The planes' parts of a block of rows folded element by element into a tile (plane after
+/// plane, the tile in L1), then the tile's rows into the block of `y` by the f32 row kernels.
+#[inline(always)]
+fn planes_then_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], planes: usize, n: usize) {
+    let plane = y.len() * n;
+    if n == 0 || plane == 0 || planes == 0 || x.len() < planes * plane {
+        return;
+    }
+    let rows = (FOLD / n).max(1);
+    let mut tile = [T::ZERO; FOLD];
+    for (b, ys) in y.chunks_mut(rows).enumerate() {
+        let at = b * rows * n;
+        let len = ys.len() * n;
+        let Some(tile) = tile.get_mut(..len) else {
+            return;
+        };
+        let nan = match super::fold_planes_f32::<T, D>(tile, x, planes, plane, at) {
+            Some(nan) => nan,
+            None => fold_planes_portable::<T, D>(tile, x, planes, plane, at),
+        };
+        if nan {
+            give_nans::<T>(ys, x, planes, plane, at, n);
+        }
+        super::reduce_rows::<T, D>(ys, tile, n);
+    }
+}
+
+/// [`fold_planes_f32`](super::fold_planes_f32) in portable code (the tiles under sixteen).
+fn fold_planes_portable<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> bool {
+    let mut nan = false;
+    for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
+        let part = part.get(at..at + tile.len()).unwrap_or(&[]);
+        for (t, &v) in tile.iter_mut().zip(part) {
+            *t = if p == 0 { v } else { step::<T, D>(*t, v) };
+            nan |= v.is_nan();
+        }
+    }
+    nan
+}
+
+/// Gives each of the rows `ys` (from element `at` of every plane of `plane` elements, rows of
+/// `n`) the first NaN its planes hold, unless it holds one already: the order-only folds never
+/// let a NaN in, and a NaN already there stays through the rows' own fold.
+fn give_nans<T: Element>(ys: &mut [T], x: &[T], planes: usize, plane: usize, at: usize, n: usize) {
+    for (k, o) in ys.iter_mut().enumerate() {
+        let row_nan = x
+            .chunks_exact(plane)
+            .take(planes)
+            .filter_map(|p| p.get(at + k * n..at + (k + 1) * n))
+            .flatten()
+            .find(|v| v.is_nan());
+        if let (Some(&v), false) = (row_nan, o.is_nan()) {
+            *o = v;
+        }
+    }
 }
 
 /// [`reduce_planes`] with rows of `n` (a run-time value); `rows` folds a tile's rows of `n` into
@@ -57,7 +133,8 @@ pub(crate) fn reduce_planes_in<T: Element, D: Direction>(
 ) {
     let rows = y.len();
     let plane = rows * n;
-    if n == 0 || plane == 0 || x.len() < planes * plane {
+    // No planes: nothing to fold (the tile would hold no element of `x`).
+    if n == 0 || plane == 0 || planes == 0 || x.len() < planes * plane {
         return;
     }
     if n > TILE || cfg!(feature = "small-code") {
@@ -129,19 +206,30 @@ mod tests {
     use std::vec::Vec;
 
     fn check<const N: usize>(g: &mut Lcg, planes: usize, rows: usize, nan: bool) {
+        check_in::<Min, N>(g, planes, rows, nan);
+        check_in::<Max, N>(g, planes, rows, nan);
+    }
+
+    fn check_in<D: Direction, const N: usize>(g: &mut Lcg, planes: usize, rows: usize, nan: bool) {
         let x: Vec<f32> = (0..planes * rows * N).map(|_| f32_pool(g, nan)).collect();
-        let mut y = std::vec![f32::INFINITY; rows];
+        let identity = if D::IS_MIN {
+            f32::INFINITY
+        } else {
+            f32::NEG_INFINITY
+        };
+        let mut y = std::vec![identity; rows];
         // A NaN already in the accumulator stays.
         if rows > 2 {
             y[2] = f32::NAN;
         }
-        reduce_planes::<f32, Min, N>(&mut y, &x, planes);
+        reduce_planes::<f32, D, N>(&mut y, &x, planes);
         for k in 0..rows {
-            let mut want = if k == 2 { f32::NAN } else { f32::INFINITY };
+            let mut want = if k == 2 { f32::NAN } else { identity };
             for p in 0..planes {
                 for j in 0..N {
                     let v = x[(p * rows + k) * N + j];
-                    if !want.is_nan() && (v.is_nan() || v < want) {
+                    let beats = if D::IS_MIN { v < want } else { v > want };
+                    if !want.is_nan() && (v.is_nan() || beats) {
                         want = v;
                     }
                 }
@@ -158,9 +246,12 @@ mod tests {
     fn planes_match_the_definition() {
         let mut g = Lcg(3);
         for nan in [false, true] {
-            for (planes, rows) in [(1, 1), (2, 3), (5, 40), (25, 131)] {
+            // Tiles under sixteen elements, several tiles, a last tile that is not whole.
+            for (planes, rows) in [(1, 1), (2, 3), (5, 40), (25, 131), (3, 700), (0, 4)] {
                 check::<1>(&mut g, planes, rows, nan);
                 check::<2>(&mut g, planes, rows, nan);
+                check::<3>(&mut g, planes, rows, nan);
+                check::<4>(&mut g, planes, rows, nan);
                 check::<5>(&mut g, planes, rows, nan);
                 check::<40>(&mut g, planes, rows, nan);
                 check::<128>(&mut g, planes, rows, nan);

@@ -232,6 +232,63 @@ fn reduce_sse<D: Direction>(y: &mut [f32], x: &[f32], n: usize) {
     }
 }
 
+/// Folds the parts of `planes` planes of `plane` elements of `x`, each from element `at` and
+/// as long as `tile`, element by element into `tile` (which is overwritten), by the order alone,
+/// sixteen lanes at a time down the planes in registers; `Some(true)` if they hold a NaN (then
+/// the tile is not the contract's). `None` (nothing done) unless [`fits`] rows of `f32` of some
+/// length and the tile holds sixteen elements or more.
+#[inline(always)]
+pub(super) fn fold_planes<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> Option<bool> {
+    if !fits::<T>(2) {
+        return None;
+    }
+    let (tile, x) = (T::f32s_mut(tile)?, T::f32s(x)?);
+    let len = tile.len();
+    if len < 16 || planes == 0 {
+        return None;
+    }
+    let mut flags = zero();
+    for c in (0..len).step_by(16) {
+        // The last sixteen may overlap the ones before: the same lanes, folded the same.
+        let c = c.min(len - 16);
+        let [mut a, mut b, mut d, mut e] = load16(x, at + c)?;
+        flags = or(flags, or(unord(a, b), unord(d, e)));
+        for p in 1..planes {
+            let [v, w, y, z] = load16(x, p * plane + at + c)?;
+            flags = or(flags, or(unord(v, w), unord(y, z)));
+            (a, b, d, e) = (
+                pick::<D>(v, a),
+                pick::<D>(w, b),
+                pick::<D>(y, d),
+                pick::<D>(z, e),
+            );
+        }
+        let out = tile.get_mut(c..).and_then(<[f32]>::first_chunk_mut::<16>)?;
+        let (outs, _) = out.as_chunks_mut::<4>();
+        for (o, v) in outs.iter_mut().zip([a, b, d, e]) {
+            store(o, v);
+        }
+    }
+    Some(mask(flags) != 0)
+}
+
+/// The sixteen elements of `x` from `at` as four vectors; `None` past its end.
+#[inline(always)]
+fn load16(x: &[f32], at: usize) -> Option<[__m128; 4]> {
+    let v = x.get(at..)?.first_chunk::<16>()?;
+    let (v, _) = v.as_chunks::<4>();
+    match v {
+        [a, b, c, d] => Some([load4(a), load4(b), load4(c), load4(d)]),
+        _ => None,
+    }
+}
+
 /// The index of the extreme of each contiguous row of `n` of `x` into `y`, as
 /// [`arg_row`] gives it row by row; `false` (nothing done) unless [`fits`].
 #[inline(always)]
