@@ -10,9 +10,6 @@ use crate::{Direction, Element};
 /// Elements of the tile the planes are folded into (kept on the stack: 1 KiB of `f32`).
 const TILE: usize = 256;
 
-/// Elements of the tile the planes are folded into before their rows (4 KiB of `f32`).
-const FOLD: usize = 1024;
-
 /// For `x` of `planes` planes of `y.len()` rows of `N` elements, folds every element of row `k`
 /// of every plane into `y[k]` (NaN-propagating: a NaN in `y` stays, otherwise a NaN of the rows
 /// is the result).
@@ -31,7 +28,7 @@ const FOLD: usize = 1024;
 /// parts of those rows are folded into the tile lane by lane, then each row of the tile is
 /// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
 /// plane straight into `y`. For `f32` rows that the x86-64 row kernels take (2, or 4 to 128),
-/// the tile holds 1024 elements and both steps are those kernels': sixteen lanes at a time down
+/// both steps are those kernels': sixteen lanes at a time down
 /// the planes in vector registers, then the tile's rows.
 #[inline]
 pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
@@ -66,8 +63,8 @@ fn planes_then_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], planes: usiz
     if n == 0 || plane == 0 || planes == 0 || x.len() < planes * plane {
         return;
     }
-    let rows = (FOLD / n).max(1);
-    let mut tile = [T::ZERO; FOLD];
+    let rows = (TILE / n).max(1);
+    let mut tile = [T::ZERO; TILE];
     for (b, ys) in y.chunks_mut(rows).enumerate() {
         let at = b * rows * n;
         let len = ys.len() * n;
