@@ -198,6 +198,12 @@ fn hardmax_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3]) {
     let mut got = vec![T::one(); x.len()];
     node::hardmax_rows::<T>(x, &mut got, inner);
     assert!(same(&got, &want), "hardmax rows {what}");
+    if inner == 40 {
+        // A tiny model's rows (fewer than eight of them, or the fallback).
+        let mut got = vec![T::one(); x.len()];
+        node::hardmax_rows_few::<T, 40>(x, &mut got);
+        assert!(same(&got, &want), "hardmax few rows {what}");
+    }
 }
 
 /// The narrow shims: rows of `C` lanes (under sixteen), read `narrow_period(C)` lanes at a time.

@@ -121,6 +121,12 @@ pub struct HardmaxOp {
     pub form: Form,
 }
 
+/// Rows of a [`Plan::FewRows`] (fewer than this many).
+const FEW_ROWS: usize = 8;
+
+/// The longest rows of a [`Plan::FewRows`] (the f32 row kernels' longest).
+const MID_ROW: usize = 128;
+
 /// How a Hardmax is computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Plan {
@@ -128,6 +134,9 @@ enum Plan {
     Nothing,
     /// Contiguous rows of length `r`.
     Rows { r: usize },
+    /// A few contiguous rows (under [`FEW_ROWS`]) of `r`, from [`SHORT_ROW`] to [`MID_ROW`]: a
+    /// tiny model, where the row kernels' setup is most of the work.
+    FewRows { r: usize },
     /// Blocks of `r` rows of `inner` lanes.
     Lanes { r: usize, inner: usize },
     /// Reduced axes that are not contiguous: explicit (size, stride) runs.
@@ -139,11 +148,15 @@ enum Plan {
 
 impl HardmaxOp {
     fn plan(&self, shape: &[usize]) -> Plan {
-        if shape.iter().product::<usize>() == 0 {
+        let total = shape.iter().product::<usize>();
+        if total == 0 {
             return Plan::Nothing;
         }
         let runs = merge(shape, &self.axes);
         match block(&runs) {
+            Some((r, 1)) if (SHORT_ROW..=MID_ROW).contains(&r) && total < FEW_ROWS * r => {
+                Plan::FewRows { r }
+            }
             Some((r, 1)) => Plan::Rows { r },
             Some((r, inner)) => Plan::Lanes { r, inner },
             None => {
@@ -212,6 +225,13 @@ impl Compute for HardmaxOp {
                     plan: format!("hardmax over contiguous short rows of {r}, unrolled"),
                 }
             }
+            Plan::FewRows { r } => {
+                let n = lit_usize(r);
+                NodeCode {
+                    body: quote!(#node::hardmax_rows_few::<_, #n>(x, y);),
+                    plan: format!("hardmax over a few contiguous rows of {r}"),
+                }
+            }
             Plan::Rows { r } => {
                 let n = lit_usize(r);
                 NodeCode {
@@ -276,6 +296,12 @@ mod tests {
         assert_eq!(hm(vec![2]).plan(&[2, 3, 4]), Plan::Rows { r: 4 });
         assert_eq!(hm(vec![1]).plan(&[2, 3, 4]), Plan::Lanes { r: 3, inner: 4 });
         assert_eq!(hm(vec![1, 2]).plan(&[2, 3, 4]), Plan::Rows { r: 12 });
+        // A tiny model's few rows of 32 to 128; more rows, or longer or shorter ones, as rows.
+        assert_eq!(hm(vec![1]).plan(&[7, 40]), Plan::FewRows { r: 40 });
+        assert_eq!(hm(vec![1]).plan(&[1, 128]), Plan::FewRows { r: 128 });
+        assert_eq!(hm(vec![1]).plan(&[8, 40]), Plan::Rows { r: 40 });
+        assert_eq!(hm(vec![1]).plan(&[2, 129]), Plan::Rows { r: 129 });
+        assert_eq!(hm(vec![1]).plan(&[2, 31]), Plan::Rows { r: 31 });
         assert_eq!(
             hm(vec![0, 2]).plan(&[2, 3, 4]),
             Plan::General {

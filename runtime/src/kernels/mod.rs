@@ -51,7 +51,7 @@ pub use rounded::{arg_row_rounded, Narrowing};
 pub use shared::{copy, fill, split2};
 pub use strided::strided_copy;
 
-use crate::{Direction, Element};
+use crate::{Direction, Element, Max};
 
 // The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
 // constant-sized kernels above.
@@ -112,6 +112,29 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
         let _ = (tile, x, planes, plane, at, core::marker::PhantomData::<D>);
         None
     }
+}
+
+/// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
+/// they take them (as [`reduce_rows_f32`]): the rows' positions, then zeros and the ones. For a
+/// few rows (a tiny model): over many rows the row kernels' fused clearing is faster.
+#[inline(always)]
+pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bool {
+    const ROWS: usize = 8;
+    if !rows_f32_fit::<T>(n) || x.len() != y.len() || x.len() > ROWS * n {
+        return false;
+    }
+    let mut at = [0u32; ROWS];
+    let at = at.get_mut(..x.len() / n).unwrap_or(&mut []);
+    if !arg_rows_f32::<T, Max, false, u32>(x, at, n) {
+        return false;
+    }
+    fill(y, T::ZERO);
+    for (out, &a) in y.chunks_exact_mut(n).zip(at.iter()) {
+        if let Some(o) = out.get_mut(a as usize) {
+            *o = T::ONE;
+        }
+    }
+    true
 }
 
 /// [`reduce_rows_f32`] for the arg-reductions: indices of the extreme of each row, as `I`.

@@ -147,6 +147,10 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         }
         return;
     }
+    if R > 4 && x.len() < FEW_SHORT_ROWS * R && super::hardmax_rows_f32::<T>(x, y, R) {
+        // A few f32 rows (a tiny model): by the x86-64 row kernels.
+        return;
+    }
     let (rows, _) = x.as_chunks::<R>();
     let (outs, _) = y.as_chunks_mut::<R>();
     if R <= 4 || rows.len() < FEW_SHORT_ROWS {
@@ -470,7 +474,13 @@ mod tests {
     }
 
     fn rows_case<const R: usize>(g: &mut Lcg, nan: bool) {
-        let n = 3 * ROW_TILE + 5;
+        // A single row and a few (a tiny model's own paths), then several tiles and a part.
+        for n in [1, 7, 3 * ROW_TILE + 5] {
+            rows_case_of::<R>(g, nan, n);
+        }
+    }
+
+    fn rows_case_of<const R: usize>(g: &mut Lcg, nan: bool, n: usize) {
         let x: Vec<f32> = (0..n * R).map(|_| f32_pool(g, nan)).collect();
         let mut y = std::vec![-1i64; n];
         let mut yl = std::vec![-1i64; n];

@@ -23,6 +23,16 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     });
 }
 
+/// Hardmax of a few contiguous rows of `R` (a tiny model: fewer than eight rows of 32 to 128).
+#[inline(always)]
+pub fn hardmax_rows_few<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
+    #[cfg(not(debug_assertions))]
+    if kernels::hardmax_rows_f32(x, y, R) {
+        return;
+    }
+    hardmax_rows(x, y, R);
+}
+
 /// Hardmax of each contiguous row of `R` (a few tens at most).
 #[inline(always)]
 pub fn hardmax_rows_short<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {

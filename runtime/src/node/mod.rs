@@ -33,7 +33,8 @@ pub use arg::{
 };
 pub use data::{cast, fill, strided_copy};
 pub use hardmax::{
-    hardmax_blocks, hardmax_blocks_narrow, hardmax_general, hardmax_rows, hardmax_rows_short,
+    hardmax_blocks, hardmax_blocks_narrow, hardmax_general, hardmax_rows, hardmax_rows_few,
+    hardmax_rows_short,
 };
 pub use reduce::{
     reduce_lanes, reduce_lanes_narrow, reduce_planes, reduce_rows, reduce_rows_short,
