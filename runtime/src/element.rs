@@ -142,6 +142,14 @@ pub trait Element: Copy + PartialEq + core::fmt::Debug + sealed::Sealed + 'stati
         let _ = x;
         None
     }
+    /// For u8: the slice itself; `None` for the other types. The `u8` row kernel of x86-64
+    /// reads through it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn u8s(x: &[Self]) -> Option<&[u8]> {
+        let _ = x;
+        None
+    }
     /// [`Element::half_bits`] of a mutable slice.
     #[doc(hidden)]
     #[inline(always)]
@@ -186,7 +194,16 @@ macro_rules! int_element {
         }
     )*};
 }
-int_element!(i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+int_element!(i16 => I16, i32 => I32, i64 => I64, u16 => U16, u32 => U32, u64 => U64);
+int_element!(u8 => U8 {
+    type Key = u8;
+    #[inline(always)]
+    fn key(self) -> u8 { self }
+    #[inline(always)]
+    fn from_key(key: u8) -> Self { key }
+    #[inline(always)]
+    fn u8s(x: &[Self]) -> Option<&[u8]> { Some(x) }
+});
 int_element!(i8 => I8 {
     // SSE2 has a byte max/min for u8 only: with the sign bit flipped, u8 order is i8 order, and
     // lanes of keys fold with one `pmaxub` per element (instead of a compare and a select).

@@ -22,6 +22,11 @@ pub(super) const fn small_int<T: Element>() -> bool {
 /// unrolled whole and its lanes spilled.
 #[inline(never)]
 pub(super) fn arg_row_small<T: Element, D: Direction, const LAST: bool>(x: &[T]) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(i) = T::u8s(x).and_then(super::rows_u8::arg_row::<D, LAST>) {
+        // u8 rows of 64 bytes or more: in SSE2 vectors.
+        return i;
+    }
     arg_row_w::<T, D, LAST, 64>(x)
 }
 

@@ -26,6 +26,8 @@ mod rounded;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod rows_f32;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod rows_u8;
 mod shared;
 mod strided;
 #[cfg(test)]
