@@ -139,6 +139,34 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
     true
 }
 
+/// For the debug builds' entry points: f32 rows of 4 to 31 by the x86-64 row kernels,
+/// one instance per constant length (see `rows_f32::reduce_short_fixed`); `false` (nothing
+/// done) for other types and lengths, off x86-64 and with `small-code`.
+#[cfg(debug_assertions)]
+pub(crate) fn reduce_short_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) {
+        return rows_f32::reduce_short_fixed::<D>(y, x, n);
+    }
+    let _ = (y, x, n, core::marker::PhantomData::<D>);
+    false
+}
+
+/// [`reduce_short_f32`] for the arg-reductions.
+#[cfg(debug_assertions)]
+pub(crate) fn arg_short_f32<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    n: usize,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(x) = T::f32s(x) {
+        return rows_f32::arg_short_fixed::<D, LAST>(x, y, n);
+    }
+    let _ = (x, y, n, core::marker::PhantomData::<D>);
+    false
+}
+
 /// [`reduce_rows_f32`] for the arg-reductions: indices of the extreme of each row, as `I`.
 #[inline(always)]
 pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>(

@@ -289,6 +289,51 @@ fn load16(x: &[f32], at: usize) -> Option<[__m128; 4]> {
     }
 }
 
+/// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
+/// the debug builds' entry points (`crate::node::dynamic`, compiled once in this crate) pass the
+/// length at run time, and there the run-time-length form of these kernels ran slower than the
+/// portable ones. `false` (nothing done) for other lengths (rows of 2 ran 2x slower this way in
+/// a debug build than by the portable kernel, whose form for them is unrolled too). Folds as
+/// [`reduce_rows`].
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+pub(super) fn reduce_short_fixed<D: Direction>(y: &mut [f32], x: &[f32], n: usize) -> bool {
+    macro_rules! lengths {
+        ($($n:literal)*) => {
+            match n {
+                $($n => reduce_sse::<D>(y, x, $n),)*
+                _ => return false,
+            }
+        };
+    }
+    if cfg!(feature = "small-code") {
+        return false;
+    }
+    lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    true
+}
+
+/// [`reduce_short_fixed`] for the arg-reductions (indices as `i64`, as [`arg_rows`] writes).
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+pub(super) fn arg_short_fixed<D: Direction, const LAST: bool>(
+    x: &[f32],
+    y: &mut [i64],
+    n: usize,
+) -> bool {
+    macro_rules! lengths {
+        ($($n:literal)*) => {
+            match n {
+                $($n => arg_f32::<D, LAST, i64>(x, y, $n),)*
+                _ => return false,
+            }
+        };
+    }
+    if cfg!(feature = "small-code") {
+        return false;
+    }
+    lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    true
+}
+
 /// The index of the extreme of each contiguous row of `n` of `x` into `y`, as
 /// [`arg_row`] gives it row by row; `false` (nothing done) unless [`fits`].
 #[inline(always)]
@@ -481,6 +526,21 @@ mod tests {
         let mut last = std::vec![0u8; rows];
         assert!(arg_rows::<f32, D, false, i64>(&x, &mut first, n));
         assert!(arg_rows::<f32, D, true, u8>(&x, &mut last, n));
+        // The debug builds' instances of constant lengths: the same results, for rows of 4-31.
+        let short = (4..32).contains(&n);
+        let mut y_fixed = acc.clone();
+        let mut first_fixed = std::vec![-1i64; rows];
+        let mut last_fixed = std::vec![-1i64; rows];
+        assert_eq!(reduce_short_fixed::<D>(&mut y_fixed, &x, n), short);
+        assert_eq!(arg_short_fixed::<D, false>(&x, &mut first_fixed, n), short);
+        assert_eq!(arg_short_fixed::<D, true>(&x, &mut last_fixed, n), short);
+        if short {
+            let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
+            assert!(y_fixed.iter().zip(&y).all(|(&a, &b)| same(a, b)), "n={n}");
+            assert_eq!(first_fixed, first, "n={n}");
+            let last_wide: Vec<i64> = last.iter().map(|&l| i64::from(l)).collect();
+            assert_eq!(last_fixed, last_wide, "n={n}");
+        }
         for (i, row) in x.chunks_exact(n).enumerate() {
             let ctx = std::format!("n={n} min={} row {i}: {row:?}", D::IS_MIN);
             let want = naive_fold::<D>(acc[i], row);
@@ -513,6 +573,18 @@ mod tests {
         let mut g = Lcg(21);
         lengths::<Max>(&mut g);
         lengths::<crate::Min>(&mut g);
+    }
+
+    #[cfg(not(feature = "small-code"))]
+    #[test]
+    fn the_constant_lengths_are_4_to_31() {
+        let x = [1.0f32; 64];
+        for n in [0, 1, 2, 3, 32, 33, 64] {
+            let mut y = [0.0f32; 64];
+            let mut i = [0i64; 64];
+            assert!(!reduce_short_fixed::<Max>(&mut y, &x, n), "{n}");
+            assert!(!arg_short_fixed::<Max, false>(&x, &mut i, n), "{n}");
+        }
     }
 
     #[test]

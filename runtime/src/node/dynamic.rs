@@ -11,10 +11,10 @@
 
 use super::small;
 use crate::kernels::{
-    arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short, arg_values,
-    fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period, reduce_lanes_narrow_in,
-    reduce_lanes_rows, reduce_planes_in, reduce_rows as reduce_rows_kernel, reduce_rows_short,
-    Narrowing,
+    self, arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short,
+    arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period,
+    reduce_lanes_narrow_in, reduce_lanes_rows, reduce_planes_in, reduce_rows as reduce_rows_kernel,
+    reduce_rows_short, Narrowing,
 };
 use crate::{Direction, Element, Max};
 
@@ -52,6 +52,10 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     y: &mut [i64],
     r: usize,
 ) {
+    if kernels::arg_short_f32::<T, D, LAST>(x, y, r) {
+        // f32 rows of 4 to 31: the optimized builds' kernels, one instance per length.
+        return;
+    }
     match r {
         0 => {}
         1 => fill(y, 0),
@@ -140,6 +144,10 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
 
 /// Folds each contiguous row of `n` of `x` into the matching element of `y`.
 pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+    if kernels::reduce_short_f32::<T, D>(y, x, n) {
+        // f32 rows of 4 to 31: the optimized builds' kernels, one instance per length.
+        return;
+    }
     match n {
         0 => {}
         2 => reduce_rows_short::<T, D, 2>(y, x),
