@@ -71,6 +71,30 @@ pub fn arg_lanes_values<T: Element, D: Direction, const LAST: bool, const TILE: 
 /// slower (ArgMax `[16384, 2, 16]` over axis 1: 307 us, against 59 us for the ArgMin it
 /// happened to inline). Blocks of many rows keep the call: inlined there, ArgMax `[409, 80, 16]`
 /// took 166 us instead of 116.
+/// Lanes from which blocks of two rows take [`arg_two_rows`].
+pub(crate) const TWO_ROWS_LANES: usize = 64;
+
+/// The arg-reduction of blocks of two rows of `inner` lanes: each lane's index is one
+/// comparison, no running state to carry. ArgMax `[2, 262144]` 207 -> 148 us against the
+/// tiles; blocks of a few lanes (`[16384, 2, 16]`) and the fused values (`max+argmax`) measured
+/// 3-10% slower this way and keep the tiles (the shims take it from [`TWO_ROWS_LANES`]).
+#[inline(always)]
+pub(crate) fn arg_two_rows<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    inner: usize,
+) {
+    if inner == 0 {
+        return;
+    }
+    for (x, y) in x.chunks_exact(2 * inner).zip(y.chunks_exact_mut(inner)) {
+        let (a, b) = x.split_at(inner);
+        for ((o, &a), &b) in y.iter_mut().zip(a).zip(b) {
+            *o = i64::from(take::<T, D, LAST>(a, b));
+        }
+    }
+}
+
 #[inline(always)]
 pub(crate) fn arg_lanes_inlined<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],

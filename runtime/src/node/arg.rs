@@ -109,6 +109,14 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
+    if r == 2
+        && inner >= kernels::TWO_ROWS_LANES
+        && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
+    {
+        kernels::arg_two_rows::<T, D, LAST>(x, y, inner);
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS;
         [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]
         (x: &[T], y: &mut [i64], r: usize, inner: usize) -> () {
