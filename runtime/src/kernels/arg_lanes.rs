@@ -72,12 +72,14 @@ pub fn arg_lanes_values<T: Element, D: Direction, const LAST: bool, const TILE: 
 /// happened to inline). Blocks of many rows keep the call: inlined there, ArgMax `[409, 80, 16]`
 /// took 166 us instead of 116.
 /// Lanes from which blocks of two rows take [`arg_two_rows`].
+#[cfg_attr(debug_assertions, allow(dead_code))]
 pub(crate) const TWO_ROWS_LANES: usize = 64;
 
 /// The arg-reduction of blocks of two rows of `inner` lanes: each lane's index is one
 /// comparison, no running state to carry. ArgMax `[2, 262144]` 207 -> 148 us against the
 /// tiles; blocks of a few lanes (`[16384, 2, 16]`) and the fused values (`max+argmax`) measured
 /// 3-10% slower this way and keep the tiles (the shims take it from [`TWO_ROWS_LANES`]).
+#[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn arg_two_rows<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
