@@ -177,18 +177,7 @@ pub(crate) fn reduce_planes_in<T: Element, D: Direction>(
         }
         let nan = tail_nan || nans.iter().fold(0, |a, &n| a | n) != 0;
         if nan {
-            // The order-only fold never lets a NaN in: give each row its NaN, if it has one.
-            for (k, o) in ys.iter_mut().enumerate() {
-                let row_nan = x
-                    .chunks_exact(plane)
-                    .take(planes)
-                    .filter_map(|p| p.get(start + k * n..start + (k + 1) * n))
-                    .flatten()
-                    .find(|v| v.is_nan());
-                if let (Some(&v), false) = (row_nan, o.is_nan()) {
-                    *o = v;
-                }
-            }
+            give_nans::<T>(ys, x, planes, plane, start, n);
         }
         rows_into(ys, tile);
     }
