@@ -1,0 +1,147 @@
+//! Tests of [`super`]: against references written here.
+
+extern crate std;
+use super::*;
+use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+use crate::{Max, Min};
+use std::vec::Vec;
+
+fn naive_reduce<D: Direction>(x: &[f32]) -> f32 {
+    if let Some(&n) = x.iter().find(|v| v.is_nan()) {
+        return n;
+    }
+    x.iter().fold(
+        D::identity::<f32>(),
+        |a, &v| if D::better(v, a) { v } else { a },
+    )
+}
+
+fn rows_case<const R: usize>(g: &mut Lcg, nan: bool) {
+    // A single row and a few (a tiny model's own paths), then several tiles and a part.
+    for n in [1, 7, 3 * ROW_TILE + 5] {
+        rows_case_of::<R>(g, nan, n);
+    }
+}
+
+fn rows_case_of<const R: usize>(g: &mut Lcg, nan: bool, n: usize) {
+    let x: Vec<f32> = (0..n * R).map(|_| f32_pool(g, nan)).collect();
+    let mut y = std::vec![-1i64; n];
+    let mut yl = std::vec![-1i64; n];
+    arg_rows_short::<f32, Max, false, R>(&x, &mut y);
+    arg_rows_short::<f32, Min, true, R>(&x, &mut yl);
+    let mut m = std::vec![f32::NEG_INFINITY; n];
+    reduce_rows_short::<f32, Max, R>(&mut m, &x);
+    let mut h = std::vec![9f32; n * R];
+    hardmax_rows_short::<f32, R>(&x, &mut h);
+    for (o, row) in x.chunks_exact(R).enumerate() {
+        let at = naive_arg::<f32, Max>(row, false);
+        for j in 0..R {
+            assert_eq!(
+                h[o * R + j],
+                if j == at { 1.0 } else { 0.0 },
+                "R={R} row {o}"
+            );
+        }
+        assert_eq!(
+            y[o] as usize,
+            naive_arg::<f32, Max>(row, false),
+            "R={R} row {o}"
+        );
+        assert_eq!(
+            yl[o] as usize,
+            naive_arg::<f32, Min>(row, true),
+            "R={R} row {o}"
+        );
+        let want = naive_reduce::<Max>(row);
+        assert!(
+            m[o] == want || (m[o].is_nan() && want.is_nan()),
+            "R={R} row {o}: {} vs {want}",
+            m[o]
+        );
+    }
+}
+
+#[test]
+fn short_rows_match_the_definition() {
+    let mut g = Lcg(5);
+    for nan in [false, true] {
+        rows_case::<1>(&mut g, nan);
+        rows_case::<2>(&mut g, nan);
+        rows_case::<3>(&mut g, nan);
+        rows_case::<7>(&mut g, nan);
+        rows_case::<20>(&mut g, nan);
+        rows_case::<31>(&mut g, nan);
+    }
+}
+
+#[test]
+fn short_rows_accumulate_and_keep_a_nan() {
+    let mut y = [f32::NAN, 1.0, 5.0];
+    reduce_rows_short::<f32, Min, 2>(&mut y, &[0.0, 1.0, 3.0, 0.5, 6.0, f32::NAN]);
+    assert!(y[0].is_nan() && y[2].is_nan());
+    assert_eq!(y[1], 0.5);
+    let mut i = [0u8; 2];
+    reduce_rows_short::<u8, Max, 3>(&mut i, &[1, 7, 2, 9, 0, 0]);
+    assert_eq!(i, [7, 9]);
+}
+
+fn lanes_case<const C: usize, const W: usize, const TILE: usize>(
+    g: &mut Lcg,
+    rows: usize,
+    nan: bool,
+) {
+    let x: Vec<f32> = (0..rows * C).map(|_| f32_pool(g, nan)).collect();
+    let mut y = [0i64; C];
+    let mut yl = [0i64; C];
+    arg_lanes_narrow::<f32, Max, false, C, W, TILE>(&x, &mut y);
+    arg_lanes_narrow::<f32, Min, true, C, W, TILE>(&x, &mut yl);
+    let mut acc = [f32::INFINITY; C];
+    reduce_lanes_narrow::<f32, Min, C, W>(&mut acc, &x);
+    let mut h = std::vec![9f32; rows * C];
+    hardmax_lanes_narrow::<f32, C, W, TILE>(&x, &mut h);
+    for c in 0..C {
+        let lane: Vec<f32> = x.iter().skip(c).step_by(C).copied().collect();
+        let ctx = std::format!("C={C} W={W} rows={rows} lane {c} nan {nan}");
+        let at = naive_arg::<f32, Max>(&lane, false);
+        for r in 0..rows {
+            assert_eq!(
+                h[r * C + c],
+                if r == at { 1.0 } else { 0.0 },
+                "{ctx} row {r}"
+            );
+        }
+        assert_eq!(y[c] as usize, naive_arg::<f32, Max>(&lane, false), "{ctx}");
+        assert_eq!(yl[c] as usize, naive_arg::<f32, Min>(&lane, true), "{ctx}");
+        let want = naive_reduce::<Min>(&lane);
+        assert!(
+            acc[c] == want || (acc[c].is_nan() && want.is_nan()),
+            "{ctx}"
+        );
+    }
+}
+
+#[test]
+fn narrow_lanes_match_the_definition() {
+    let mut g = Lcg(9);
+    for rows in [1, 2, 7, 8, 31, 32, 33, 100, 1000] {
+        for nan in [false, true] {
+            lanes_case::<1, 64, 64>(&mut g, rows, nan);
+            lanes_case::<2, 64, 64>(&mut g, rows, nan);
+            lanes_case::<3, 96, 96>(&mut g, rows, nan);
+            lanes_case::<5, 80, 80>(&mut g, rows, nan);
+            lanes_case::<7, 126, 128>(&mut g, rows, nan);
+        }
+    }
+}
+
+#[test]
+fn narrow_periods_are_multiples_of_the_lanes() {
+    for c in 1..LANES {
+        let w = narrow_period(c);
+        assert!(w.is_multiple_of(c) && (64..=256).contains(&w), "{c}: {w}");
+    }
+    assert_eq!(narrow_period(2), 64);
+    assert_eq!(narrow_period(5), 80);
+    assert_eq!(narrow_period(7), 112);
+    assert_eq!(narrow_period(9), 126);
+}

@@ -1,0 +1,154 @@
+//! Tests of [`super`]: against references written here.
+
+extern crate std;
+use super::*;
+#[cfg(not(feature = "small-code"))]
+use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+use crate::Max;
+#[cfg(not(feature = "small-code"))]
+use std::vec::Vec;
+
+#[cfg(not(feature = "small-code"))]
+/// The definition: the first NaN of the accumulator and the row, else the extreme.
+fn naive_fold<D: Direction>(acc: f32, row: &[f32]) -> f32 {
+    let all: Vec<f32> = core::iter::once(acc).chain(row.iter().copied()).collect();
+    if let Some(&n) = all.iter().find(|v| v.is_nan()) {
+        return n;
+    }
+    all.iter()
+        .fold(acc, |a, &v| if D::better(v, a) { v } else { a })
+}
+
+#[cfg(not(feature = "small-code"))]
+/// Rows of `n`, NaN in about one row of `nan_every` (0: none), through the reduction (into
+/// accumulators, some NaN) and the arg-reduction (as i64 and as u8), both tie rules.
+fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
+    let mut x: Vec<f32> = (0..rows * n).map(|_| f32_pool(g, false)).collect();
+    if nan_every > 0 {
+        for row in x.chunks_exact_mut(n) {
+            if g.next().is_multiple_of(nan_every) {
+                let at = (g.next() as usize) % n;
+                row[at] = f32::NAN;
+            }
+        }
+    }
+    let acc: Vec<f32> = (0..rows)
+        .map(|i| {
+            if i % 13 == 5 {
+                f32::NAN
+            } else {
+                f32_pool(g, false)
+            }
+        })
+        .collect();
+    let mut y = acc.clone();
+    assert!(reduce_rows::<f32, D>(&mut y, &x, n));
+    let mut first = std::vec![-1i64; rows];
+    let mut last = std::vec![0u8; rows];
+    assert!(arg_rows::<f32, D, false, i64>(&x, &mut first, n));
+    assert!(arg_rows::<f32, D, true, u8>(&x, &mut last, n));
+    // The debug builds' instances of constant lengths: the same results, for rows of 4-31.
+    let short = (4..32).contains(&n);
+    let mut y_fixed = acc.clone();
+    let mut first_fixed = std::vec![-1i64; rows];
+    let mut last_fixed = std::vec![-1i64; rows];
+    assert_eq!(reduce_short_fixed::<D>(&mut y_fixed, &x, n), short);
+    assert_eq!(arg_short_fixed::<D, false>(&x, &mut first_fixed, n), short);
+    assert_eq!(arg_short_fixed::<D, true>(&x, &mut last_fixed, n), short);
+    if short {
+        let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
+        assert!(y_fixed.iter().zip(&y).all(|(&a, &b)| same(a, b)), "n={n}");
+        assert_eq!(first_fixed, first, "n={n}");
+        let last_wide: Vec<i64> = last.iter().map(|&l| i64::from(l)).collect();
+        assert_eq!(last_fixed, last_wide, "n={n}");
+    }
+    for (i, row) in x.chunks_exact(n).enumerate() {
+        let ctx = std::format!("n={n} min={} row {i}: {row:?}", D::IS_MIN);
+        let want = naive_fold::<D>(acc[i], row);
+        assert!(
+            y[i] == want || (y[i].is_nan() && want.is_nan()),
+            "{ctx}: {} vs {want}",
+            y[i]
+        );
+        assert_eq!(first[i] as usize, naive_arg::<f32, D>(row, false), "{ctx}");
+        assert_eq!(last[i] as usize, naive_arg::<f32, D>(row, true), "{ctx}");
+    }
+}
+
+#[cfg(not(feature = "small-code"))]
+fn lengths<D: Direction>(g: &mut Lcg) {
+    for n in (4..=MAX_ROW).chain([2]) {
+        for rows in [0, 1, 3, 4, 5, 8, 9, 63] {
+            for nan_every in [0, 7, 1] {
+                case::<D>(g, n, rows, nan_every);
+            }
+        }
+    }
+}
+
+// With `small-code` these kernels are off (`fits` is false, checked below): the fallback
+// kernels they would replace have their own tests.
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn f32_rows_match_the_definition() {
+    let mut g = Lcg(21);
+    lengths::<Max>(&mut g);
+    lengths::<crate::Min>(&mut g);
+}
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn the_constant_lengths_are_4_to_31() {
+    let x = [1.0f32; 64];
+    for n in [0, 1, 2, 3, 32, 33, 64] {
+        let mut y = [0.0f32; 64];
+        let mut i = [0i64; 64];
+        assert!(!reduce_short_fixed::<Max>(&mut y, &x, n), "{n}");
+        assert!(!arg_short_fixed::<Max, false>(&x, &mut i, n), "{n}");
+    }
+}
+
+#[test]
+fn highest_bits() {
+    for i in 0..32 {
+        assert_eq!(highest_bit(1 << i), i);
+        assert_eq!(highest_bit((1 << i) | 1), i);
+        assert_eq!(highest_bit(u32::MAX >> (31 - i)), i);
+    }
+}
+
+#[test]
+fn only_f32_and_the_lengths_it_handles_are_taken() {
+    if cfg!(feature = "small-code") {
+        assert!(!fits::<f32>(2) && !fits::<f32>(4) && !fits::<f32>(MAX_ROW));
+        return;
+    }
+    assert!(fits::<f32>(2) && fits::<f32>(4) && fits::<f32>(MAX_ROW));
+    assert!(!fits::<f32>(1) && !fits::<f32>(3) && !fits::<f32>(MAX_ROW + 1));
+    assert!(!fits::<f64>(4) && !fits::<i32>(4));
+    let mut y = [0i32; 2];
+    assert!(!reduce_rows::<i32, Max>(&mut y, &[1; 8], 4));
+    assert_eq!(y, [0, 0]);
+}
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn a_zero_of_either_sign_ties() {
+    // -0 and +0 are equal: the first (or last) of them is the position, whichever sign the
+    // reduction returns.
+    for n in [8, 40, 100] {
+        let mut row = std::vec![-3.0f32; n];
+        row[1] = -0.0;
+        row[n / 2] = 0.0;
+        row[n - 2] = -0.0;
+        let x = row.repeat(4);
+        let mut first = [0i64; 4];
+        let mut last = [0i64; 4];
+        assert!(arg_rows::<f32, Max, false, i64>(&x, &mut first, n));
+        assert!(arg_rows::<f32, Max, true, i64>(&x, &mut last, n));
+        assert_eq!((first, last), ([1; 4], [n as i64 - 2; 4]), "n={n}");
+        let mut y = [f32::NEG_INFINITY; 4];
+        assert!(reduce_rows::<f32, Max>(&mut y, &x, n));
+        assert_eq!(y, [0.0; 4]);
+    }
+}
