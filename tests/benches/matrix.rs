@@ -580,7 +580,7 @@ impl Measured {
         }
         let row = format!(
             "| {} | {} | {} | {} ≤{} | {} | {} | {} |",
-            self.name,
+            markdown_name(&self.name),
             spread(&self.ours, ns),
             spread(&vs_base, ratio),
             self.target.baseline(),
@@ -650,6 +650,15 @@ fn print_summary(rows: &[(String, Verdict)]) {
             count(&v, |x| x.tract),
             count(&v, |x| Some(x.misses.is_empty())),
         );
+    }
+}
+
+/// A cell's name for a Markdown table: its shape in backticks (`[262144,2]` would otherwise be
+/// read as a link where the table is pasted, as rustdoc does with the README).
+fn markdown_name(name: &str) -> String {
+    match name.rfind(" [") {
+        Some(i) => format!("{} `{}`", &name[..i], &name[i + 1..]),
+        None => name.to_string(),
     }
 }
 
