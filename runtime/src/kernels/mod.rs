@@ -117,12 +117,14 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
 }
 
 /// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
-/// they take them (as [`reduce_rows_f32`]): the rows' positions, then zeros and the ones. For a
-/// few rows (a tiny model): over many rows the row kernels' fused clearing is faster.
+/// they take them (as [`reduce_rows_f32`]) and there are fewer than eight rows (a tiny model:
+/// over many rows the row kernels' fused clearing is faster): the rows' positions, then zeros
+/// and the ones; `false` (nothing done) otherwise.
 #[inline(always)]
 pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bool {
+    // Fewer than eight rows: the generator's `FewRows` bound, and `hardmax_rows_short`'s.
     const ROWS: usize = 8;
-    if !rows_f32_fit::<T>(n) || x.len() != y.len() || x.len() > ROWS * n {
+    if !rows_f32_fit::<T>(n) || x.len() != y.len() || x.len() >= ROWS * n {
         return false;
     }
     let mut at = [0u32; ROWS];

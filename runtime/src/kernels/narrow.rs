@@ -147,7 +147,7 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         }
         return;
     }
-    if R > 4 && x.len() < FEW_SHORT_ROWS * R && super::hardmax_rows_f32::<T>(x, y, R) {
+    if R > 4 && super::hardmax_rows_f32::<T>(x, y, R) {
         // A few f32 rows (a tiny model): by the x86-64 row kernels.
         return;
     }
