@@ -47,6 +47,18 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
     let mut last = std::vec![0u8; rows];
     assert!(arg_rows::<f32, D, false, i64>(&x, &mut first, n));
     assert!(arg_rows::<f32, D, true, u8>(&x, &mut last, n));
+    // Both kernels of the arg-reductions, whichever this CPU runs through `arg_rows`.
+    let mut sse = [std::vec![-1i64; rows], std::vec![-1i64; rows]];
+    arg_f32::<D, false, i64>(&x, &mut sse[0], n);
+    arg_f32::<D, true, i64>(&x, &mut sse[1], n);
+    let mut wide = sse.clone();
+    if avx2::available() {
+        // SAFETY: `available` found the features the kernel is compiled for.
+        unsafe {
+            avx2::arg_rows::<D, false, i64>(&x, &mut wide[0], n);
+            avx2::arg_rows::<D, true, i64>(&x, &mut wide[1], n);
+        }
+    }
     // The debug builds' instances of constant lengths: the same results, for rows of 4-31.
     let short = (4..32).contains(&n);
     let mut y_fixed = acc.clone();
@@ -72,6 +84,18 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
         );
         assert_eq!(first[i] as usize, naive_arg::<f32, D>(row, false), "{ctx}");
         assert_eq!(last[i] as usize, naive_arg::<f32, D>(row, true), "{ctx}");
+        for (kernel, [first, last]) in [("sse2", &sse), ("avx2", &wide)] {
+            assert_eq!(
+                first[i] as usize,
+                naive_arg::<f32, D>(row, false),
+                "{kernel} {ctx}"
+            );
+            assert_eq!(
+                last[i] as usize,
+                naive_arg::<f32, D>(row, true),
+                "{kernel} {ctx}"
+            );
+        }
     }
 }
 

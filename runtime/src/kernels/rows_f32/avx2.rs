@@ -1,0 +1,163 @@
+//! The arg-reductions of contiguous `f32` rows of 8 to [`MAX_ROW`](super::MAX_ROW) elements
+//! in 32-byte AVX2 vectors, for CPUs that have them (checked at run time; the default x86-64
+//! target has only SSE2). [`super`] takes rows from [`AVX2_FROM`](super::AVX2_FROM) this way.
+//!
+//! Each row is folded by the order alone into eight lanes (the last eight elements loaded first,
+//! so any length is covered; NaN flagged on the way), its extreme spread to every lane, and its
+//! position read from one bit mask per eight elements, gathered without branches into a 64-bit
+//! word per 64 elements. A row with a NaN is done again by the exact rule. Against the SSE2
+//! kernel this halves the instructions per element and drops the per-block early exits, whose
+//! branches mispredicted about once per row.
+
+use core::arch::x86_64::{
+    __m256, _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_extractf128_ps, _mm256_loadu_ps,
+    _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set_m128, _CMP_EQ_OQ,
+    _CMP_UNORD_Q,
+};
+
+use super::{pick, spread};
+use crate::kernels::arg_row::arg_row;
+use crate::kernels::index::{index, Index};
+use crate::Direction;
+
+/// The shortest rows this kernel takes (one vector).
+const MIN_ROW: usize = 8;
+
+cpufeatures::new!(cpu, "avx2", "bmi1", "bmi2");
+
+/// Whether this CPU runs [`arg_rows`] (AVX2, BMI1 and BMI2, with the AVX registers saved by
+/// the operating system): one relaxed atomic load after the first call.
+#[inline(always)]
+pub(in crate::kernels) fn available() -> bool {
+    cpu::get()
+}
+
+/// The index of the extreme of each contiguous row of `n` (from [`MIN_ROW`] to
+/// [`MAX_ROW`](super::MAX_ROW)) of `x` into `y`, as [`arg_row`] gives it; other lengths do
+/// nothing.
+///
+/// # Safety
+/// The CPU must have the features [`available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn arg_rows<D: Direction, const LAST: bool, I: Index>(
+    x: &[f32],
+    y: &mut [I],
+    n: usize,
+) {
+    if !(MIN_ROW..=super::MAX_ROW).contains(&n) {
+        return;
+    }
+    for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+        *o = index::<I>(match position::<D, LAST>(row) {
+            Some(at) => at,
+            None => arg_row::<f32, D, LAST>(row),
+        });
+    }
+}
+
+/// The position of the extreme of `row` (8 to 128 elements) by the order alone, or `None` if
+/// the row holds a NaN.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn position<D: Direction, const LAST: bool>(row: &[f32]) -> Option<usize> {
+    let (chunks, _) = row.as_chunks::<8>();
+    let tail = load8(row.last_chunk::<8>()?);
+    // Fold: two chains, both from the last eight elements.
+    let (mut a, mut b) = (tail, tail);
+    let mut flags = unord(tail, tail);
+    let (pairs, rest) = chunks.as_chunks::<2>();
+    for [v, w] in pairs {
+        let (v, w) = (load8(v), load8(w));
+        flags = or(flags, unord(v, w));
+        a = pick8::<D>(v, a);
+        b = pick8::<D>(w, b);
+    }
+    for v in rest {
+        let v = load8(v);
+        flags = or(flags, unord(v, v));
+        a = pick8::<D>(v, a);
+    }
+    if mask(flags) != 0 {
+        return None;
+    }
+    let a = pick8::<D>(b, a);
+    let half = pick::<D>(_mm256_extractf128_ps::<1>(a), _mm256_castps256_ps128(a));
+    let m = spread::<D>(half);
+    let m = _mm256_set_m128(m, m);
+    // One bit per element, 64 to a word: chunk k's eight bits at 8k, then the tail's bits past
+    // the last whole chunk (the tail overlaps the chunks when n is not a multiple of eight).
+    let (mut lo, mut hi) = (0u64, 0u64);
+    let (first, second) = chunks.split_at(chunks.len().min(8));
+    for (k, c) in first.iter().enumerate() {
+        lo |= u64::from(mask(eq(load8(c), m))) << (8 * k);
+    }
+    for (k, c) in second.iter().enumerate() {
+        hi |= u64::from(mask(eq(load8(c), m))) << (8 * k);
+    }
+    let whole = chunks.len() * 8;
+    if whole < row.len() {
+        let bits = u64::from(mask(eq(tail, m))) >> (whole + 8 - row.len());
+        if whole < 64 {
+            lo |= bits << whole;
+        } else {
+            hi |= bits << (whole - 64);
+        }
+    }
+    // The word to search, chosen by selects (which half holds the answer is as random as the
+    // data: a branch mispredicted).
+    let upper = if LAST { hi != 0 } else { lo == 0 };
+    let word = if upper { hi } else { lo };
+    let base = if upper { 64 } else { 0 };
+    Some(if LAST {
+        base + 63 - word.leading_zeros() as usize
+    } else {
+        base + word.trailing_zeros() as usize
+    })
+}
+
+/// The eight elements of `x`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load8(x: &[f32; 8]) -> __m256 {
+    // SAFETY: `x` holds eight `f32`s; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_ps(x.as_ptr()) }
+}
+
+/// Lane by lane, `v` where it is strictly more extreme than `acc`, otherwise `acc` (NaN in `v`
+/// never enters), as [`pick`] in eight lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn pick8<D: Direction>(v: __m256, acc: __m256) -> __m256 {
+    if D::IS_MIN {
+        _mm256_min_ps(v, acc)
+    } else {
+        _mm256_max_ps(v, acc)
+    }
+}
+
+/// Lanes where `a` or `b` is NaN.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn unord(a: __m256, b: __m256) -> __m256 {
+    _mm256_cmp_ps::<_CMP_UNORD_Q>(a, b)
+}
+
+/// Lanes where `a == b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn eq(a: __m256, b: __m256) -> __m256 {
+    _mm256_cmp_ps::<_CMP_EQ_OQ>(a, b)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn or(a: __m256, b: __m256) -> __m256 {
+    _mm256_or_ps(a, b)
+}
+
+/// The sign bits of the eight lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mask(a: __m256) -> u32 {
+    _mm256_movemask_ps(a).cast_unsigned()
+}
