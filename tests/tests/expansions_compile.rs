@@ -48,6 +48,7 @@ expansion!(hardmax_13_middle_axis);
 expansion!(onnx_aot_hardmax);
 expansion!(multi_node);
 expansion!(siblings_torch_max);
+expansion!(siblings_rows);
 expansion!(siblings_in_scratch);
 expansion!(glue_reshape);
 expansion!(glue_shape_math);
@@ -100,6 +101,34 @@ fn fused_max_and_argmax_agree_with_a_plain_loop() {
                 out.v[a][c]
             );
         }
+    }
+}
+
+#[test]
+fn fused_rows_agree_with_a_plain_loop() {
+    use siblings_rows as m;
+    let mut inputs = m::Inputs::zeroed();
+    for (a, row) in inputs.x.iter_mut().enumerate() {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = match (a * 7 + c * 3) % 6 {
+                0 => -0.0,
+                k => k as f32 - 2.0,
+            };
+        }
+    }
+    inputs.x[4][7] = f32::NAN;
+    inputs.x[6][3] = f32::NAN;
+    inputs.x[6][15] = f32::NAN;
+    let out = m::run(&inputs);
+    assert!(out.v[4].is_nan() && out.i[4] == 7 && out.i[6] == 3);
+    for (a, row) in inputs.x.iter().enumerate() {
+        let (value, index) = plain_max(row);
+        assert_eq!(out.i[a], index, "argmax of row {a}");
+        assert!(
+            out.v[a] == value || (value.is_nan() && out.v[a].is_nan()),
+            "max of row {a}: {} vs {value}",
+            out.v[a]
+        );
     }
 }
 

@@ -268,11 +268,13 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
     assert!(same(&got, &want), "hardmax {what}");
 }
 
-/// Many contiguous rows of 32 to 128 (the AVX2 builds' own row path, `arg_row_wide`, in nodes
-/// of 256 elements and more) and longer, in all four modes.
+/// Many contiguous rows, short (the f32 kernels' groups of four rows) and of 32 to 128 (the
+/// AVX2 builds' own row path, `arg_row_wide`, in nodes of 256 elements and more) and longer, in
+/// all four modes; with the fused values (`arg_rows_values`: optimized x86-64 builds take f32
+/// rows of 2 and 4 to 128 in one pass, and every other case says it did nothing).
 fn arg_rows_case<T: Pool>(g: &mut Lcg) {
-    for r in [32, 33, 64, 100, 128, 129, 300] {
-        let rows = 20;
+    for r in [2, 3, 4, 7, 20, 31, 32, 33, 40, 64, 100, 128, 129, 300] {
+        let rows = 21;
         for nan in [false, true] {
             let x: Vec<T> = draw(g, rows * r, nan);
             let a = array(&x, &[rows, r]);
@@ -291,6 +293,40 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                 }
                 let what = format!("{} {rows}x{r} max={max} last={last} nan={nan}", T::NAME);
                 assert_eq!(got, want, "arg rows {what}");
+                let want_v: Vec<T> = reference::reduce(&a, extreme, Some(&[1]), false, false)
+                    .iter()
+                    .copied()
+                    .collect();
+                let mut got = vec![-1i64; rows];
+                let mut vals = vec![T::one(); rows];
+                let fused = match (max, last) {
+                    (true, false) => {
+                        node::arg_rows_values::<T, Max, false>(&x, &mut got, &mut vals, r)
+                    }
+                    (true, true) => {
+                        node::arg_rows_values::<T, Max, true>(&x, &mut got, &mut vals, r)
+                    }
+                    (false, false) => {
+                        node::arg_rows_values::<T, Min, false>(&x, &mut got, &mut vals, r)
+                    }
+                    (false, true) => {
+                        node::arg_rows_values::<T, Min, true>(&x, &mut got, &mut vals, r)
+                    }
+                };
+                let expected = !cfg!(debug_assertions)
+                    && cfg!(target_arch = "x86_64")
+                    && T::NAME == "float"
+                    && (r == 2 || (4..=128).contains(&r));
+                assert_eq!(fused, expected, "fused rows taken {what}");
+                if fused {
+                    assert_eq!(got, want, "fused arg rows {what}");
+                    assert!(
+                        same(&vals, &want_v),
+                        "fused values {what}: {vals:?} vs {want_v:?}"
+                    );
+                } else {
+                    assert!(got.iter().all(|&i| i == -1), "untouched {what}");
+                }
             }
         }
     }

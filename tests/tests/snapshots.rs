@@ -468,6 +468,34 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("siblings_torch_max"),
         ),
+        // torch.max(x, dim=-1) over contiguous rows: one pass where a runtime kernel takes the
+        // rows (f32 rows on x86-64), else the indices and then the values at them, by tiles.
+        (
+            "siblings_rows",
+            model(
+                13,
+                vec![
+                    node(
+                        "ArgMax",
+                        "indices",
+                        &["x"],
+                        &["i"],
+                        &[("axis", I(-1)), ("keepdims", I(0))],
+                    ),
+                    node(
+                        "ReduceMax",
+                        "values",
+                        &["x"],
+                        &["v"],
+                        &[("axes", Is(&[1])), ("keepdims", I(0))],
+                    ),
+                ],
+                vec![tensor("x", FLOAT, &[9, 20])],
+                vec![tensor("v", FLOAT, &[9]), tensor("i", INT64, &[9])],
+                vec![],
+            ),
+            opts("siblings_rows"),
+        ),
         // Fused siblings whose input and outputs are intermediates (three views of the scratch
         // buffers in one call), and W8's ReduceMax -> Hardmax -> ArgMax, where the ArgMax reads
         // the ReduceMax's output and the Hardmax is dropped.
@@ -756,6 +784,7 @@ snapshot_tests!(
     onnx_aot_hardmax,
     multi_node,
     siblings_torch_max,
+    siblings_rows,
     siblings_in_scratch,
     glue_reshape,
     glue_shape_math,

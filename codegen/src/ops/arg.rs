@@ -270,20 +270,35 @@ impl Compute for ArgOp {
         let (tx, ty) = (lit_usize(blocks * block), lit_usize(blocks * inner));
         let (r_lit, inner_lit) = (lit_usize(r), lit_usize(inner));
         let body = code.body;
-        NodeCode {
-            body: quote! {
-                for ((x, y), also_0) in x.chunks(#tx).zip(y.chunks_mut(#ty)).zip(also_0.chunks_mut(#ty)) {
-                    #body
-                    #node::arg_values(x, y, also_0, #r_lit, #inner_lit);
-                }
-            },
-            plan: format!(
-                "{}, in tiles of {blocks} block(s); the extreme values read at the indices \
-                 (the fused {})",
-                code.plan,
-                self.reduction_name()
-            ),
+        let tiles = quote! {
+            for ((x, y), also_0) in x.chunks(#tx).zip(y.chunks_mut(#ty)).zip(also_0.chunks_mut(#ty)) {
+                #body
+                #node::arg_values(x, y, also_0, #r_lit, #inner_lit);
+            }
+        };
+        let plan = format!(
+            "{}, in tiles of {blocks} block(s); the extreme values read at the indices (the \
+             fused {})",
+            code.plan,
+            self.reduction_name()
+        );
+        let rows = matches!(self.plan(&input.shape), Plan::Rows { .. });
+        if rows && self.rounded.is_none() && self.index == DType::I64 {
+            // Contiguous rows: a runtime kernel may write both in one pass (f32 rows of a few
+            // to a hundred elements on x86-64); the tiles where none does.
+            let t = elem_tokens(input.dtype, rt);
+            let d = direction_tokens(self.direction, rt);
+            let last = self.select_last_index;
+            return NodeCode {
+                body: quote! {
+                    if !#node::arg_rows_values::<#t, #d, #last>(x, y, also_0, #r_lit) {
+                        #tiles
+                    }
+                },
+                plan: format!("{plan}, or both in one pass where a runtime kernel takes the rows"),
+            };
         }
+        NodeCode { body: tiles, plan }
     }
 
     fn over_permuted(&self, perm: &[usize], transposed: &Value) -> Option<Arc<dyn Compute>> {

@@ -141,6 +141,25 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
     true
 }
 
+/// [`arg_rows_f32`] with INT64 indices, writing each row's extreme into `v` too (a ReduceMax or
+/// ReduceMin fused into the node); `false` if nothing was done. Optimized builds only.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub(crate) fn arg_rows_values_f32<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    n: usize,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::arg_rows_values::<T, D, LAST, true, i64>(x, y, v, n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (x, y, v, n, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// For the debug builds' entry points: f32 rows of 4 to 31 by the x86-64 row kernels,
 /// one instance per constant length (see `rows_f32::reduce_short_fixed`); `false` (nothing
 /// done) for other types and lengths, off x86-64 and with `small-code`.

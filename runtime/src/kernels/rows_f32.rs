@@ -22,6 +22,10 @@ use super::arg_row::arg_row;
 use super::index::{index, Index};
 
 mod avx2;
+mod fixed;
+
+#[cfg_attr(not(debug_assertions), allow(unused_imports))]
+pub(super) use fixed::{arg_short_fixed, reduce_short_fixed};
 use super::reduce::fold;
 use crate::{DType, Direction, Element};
 
@@ -312,51 +316,6 @@ fn load16(x: &[f32], at: usize) -> Option<[__m128; 4]> {
     }
 }
 
-/// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
-/// the debug builds' entry points (`crate::node::dynamic`, compiled once in this crate) pass the
-/// length at run time, and there the run-time-length form of these kernels ran slower than the
-/// portable ones. `false` (nothing done) for other lengths (rows of 2 ran 2x slower this way in
-/// a debug build than by the portable kernel, whose form for them is unrolled too). Folds as
-/// [`reduce_rows`].
-#[cfg_attr(not(debug_assertions), allow(dead_code))]
-pub(super) fn reduce_short_fixed<D: Direction>(y: &mut [f32], x: &[f32], n: usize) -> bool {
-    macro_rules! lengths {
-        ($($n:literal)*) => {
-            match n {
-                $($n => reduce_sse::<D>(y, x, $n),)*
-                _ => return false,
-            }
-        };
-    }
-    if cfg!(feature = "small-code") {
-        return false;
-    }
-    lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-    true
-}
-
-/// [`reduce_short_fixed`] for the arg-reductions (indices as `i64`, as [`arg_rows`] writes).
-#[cfg_attr(not(debug_assertions), allow(dead_code))]
-pub(super) fn arg_short_fixed<D: Direction, const LAST: bool>(
-    x: &[f32],
-    y: &mut [i64],
-    n: usize,
-) -> bool {
-    macro_rules! lengths {
-        ($($n:literal)*) => {
-            match n {
-                $($n => arg_f32::<D, LAST, i64>(x, y, $n),)*
-                _ => return false,
-            }
-        };
-    }
-    if cfg!(feature = "small-code") {
-        return false;
-    }
-    lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-    true
-}
-
 /// The index of the extreme of each contiguous row of `n` of `x` into `y`, as
 /// [`arg_row`] gives it row by row; `false` (nothing done) unless [`fits`].
 #[inline(always)]
@@ -365,67 +324,140 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
     y: &mut [I],
     n: usize,
 ) -> bool {
+    arg_rows_values::<T, D, LAST, false, I>(x, y, &mut [], n)
+}
+
+/// [`arg_rows`], and with `VALUES` each row's extreme into `v` too (the element at its index:
+/// a ReduceMax or ReduceMin fused into the arg-reduction, read while the row is in L1).
+#[inline(always)]
+pub(super) fn arg_rows_values<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const VALUES: bool,
+    I: Index,
+>(
+    x: &[T],
+    y: &mut [I],
+    v: &mut [T],
+    n: usize,
+) -> bool {
     if !fits::<T>(n) {
         return false;
     }
-    let Some(x) = T::f32s(x) else {
+    let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
         return false;
     };
     if n >= AVX2_FROM && avx2::available() {
         // SAFETY: `available` found the features the kernel is compiled for.
-        unsafe { avx2::arg_rows::<D, LAST, I>(x, y, n) };
+        unsafe { avx2::arg_rows::<D, LAST, VALUES, I>(x, y, v, n) };
         return true;
     }
-    arg_f32::<D, LAST, I>(x, y, n);
+    arg_f32::<D, LAST, VALUES, I>(x, y, v, n);
     true
 }
 
-/// [`arg_rows`] of `f32`s: rows of two four at a time, longer rows by [`arg_sse`].
-#[inline(always)]
-fn arg_f32<D: Direction, const LAST: bool, I: Index>(x: &[f32], y: &mut [I], n: usize) {
-    let exact = |row: &[f32]| index::<I>(arg_row::<f32, D, LAST>(row));
-    if n == 2 {
-        let (outs, _) = y.as_chunks_mut::<4>();
-        let groups = x.chunks_exact(8);
-        let done = groups.len().min(outs.len()) * 4;
-        for (g, o) in groups.zip(outs.iter_mut()) {
-            let (a, b) = (load(g, 0), load(g, 4));
-            if mask(unord(a, b)) != 0 {
-                for (o, row) in o.iter_mut().zip(g.chunks_exact(2)) {
-                    *o = exact(row);
-                }
-                continue;
-            }
-            // Lane i: whether row i's second element is the pick (strictly better, or with
-            // `LAST` not worse).
-            let (even, odd) = deinterleave(a, b);
-            let bits = if LAST {
-                !mask(better::<D>(even, odd))
-            } else {
-                mask(better::<D>(odd, even))
-            };
-            for (i, o) in o.iter_mut().enumerate() {
-                *o = index::<I>(((bits >> i) & 1) as usize);
-            }
-        }
-        if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * 2..)) {
-            for (o, row) in ys.iter_mut().zip(rs.chunks_exact(2)) {
-                *o = exact(row);
-            }
-        }
-        return;
-    }
-    arg_sse::<D, LAST, I>(x, y, n);
+/// The values an arg kernel writes with `VALUES`, one per row in order.
+pub(super) struct Values<'a, const VALUES: bool> {
+    v: &'a mut [f32],
+    at: usize,
 }
 
-/// [`arg_rows`] of `f32` rows of 4 or more. Rows under 32 elements four at a time: their
-/// extremes reduced together ([`group_extremes`]), then each row searched for its own (1.1-1.3x
-/// faster than row by row over rows of 16 to 31); longer rows one by one, the row's vectors in
-/// registers from its fold to its search. A row (or group) with a NaN is done again by the
-/// exact rule.
+impl<'a, const VALUES: bool> Values<'a, VALUES> {
+    /// The values `v`, from the first.
+    pub(super) fn new(v: &'a mut [f32]) -> Self {
+        Self { v, at: 0 }
+    }
+
+    /// The next row's value: its element at `at` (nothing without `VALUES`).
+    #[inline(always)]
+    pub(super) fn put(&mut self, row: &[f32], at: usize) {
+        if VALUES {
+            if let (Some(slot), Some(&e)) = (self.v.get_mut(self.at), row.get(at)) {
+                *slot = e;
+            }
+            self.at += 1;
+        }
+    }
+
+    /// The next four rows' values, the lanes of `m` (nothing without `VALUES`).
+    #[inline(always)]
+    fn put4(&mut self, m: __m128) {
+        if VALUES {
+            let slots = self
+                .v
+                .get_mut(self.at..)
+                .and_then(<[f32]>::first_chunk_mut::<4>);
+            if let Some(slots) = slots {
+                store(slots, m);
+            }
+            self.at += 4;
+        }
+    }
+}
+
+/// [`arg_rows_values`] of `f32`s: rows of two four at a time, longer rows by [`arg_sse`].
 #[inline(always)]
-fn arg_sse<D: Direction, const LAST: bool, I: Index>(x: &[f32], y: &mut [I], n: usize) {
-    let exact = |row: &[f32]| index::<I>(arg_row::<f32, D, LAST>(row));
+fn arg_f32<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
+    x: &[f32],
+    y: &mut [I],
+    v: &mut [f32],
+    n: usize,
+) {
+    if n != 2 {
+        return arg_sse::<D, LAST, VALUES, I>(x, y, v, n);
+    }
+    let mut vals = Values::<VALUES>::new(v);
+    let (outs, _) = y.as_chunks_mut::<4>();
+    let groups = x.chunks_exact(8);
+    let done = groups.len().min(outs.len()) * 4;
+    for (g, o) in groups.zip(outs.iter_mut()) {
+        let (a, b) = (load(g, 0), load(g, 4));
+        // Lane i: whether row i's second element is the pick (strictly better, or with `LAST`
+        // not worse); a group with a NaN by the exact rule.
+        let (even, odd) = deinterleave(a, b);
+        let bits = if LAST {
+            !mask(better::<D>(even, odd))
+        } else {
+            mask(better::<D>(odd, even))
+        };
+        if mask(unord(a, b)) != 0 {
+            for (o, row) in o.iter_mut().zip(g.chunks_exact(2)) {
+                let at = arg_row::<f32, D, LAST>(row);
+                vals.put(row, at);
+                *o = index::<I>(at);
+            }
+            continue;
+        }
+        // The extremes, each row's pick (of two equal values either: the sign of a zero
+        // result is unspecified).
+        vals.put4(pick::<D>(odd, even));
+        for (i, o) in o.iter_mut().enumerate() {
+            *o = index::<I>(((bits >> i) & 1) as usize);
+        }
+    }
+    if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * 2..)) {
+        for (o, row) in ys.iter_mut().zip(rs.chunks_exact(2)) {
+            let at = arg_row::<f32, D, LAST>(row);
+            vals.put(row, at);
+            *o = index::<I>(at);
+        }
+    }
+}
+
+/// [`arg_rows_values`] of `f32` rows of 4 or more. Rows under 32 elements four at a time:
+/// their extremes reduced together ([`group_extremes`]), then each row searched for its own
+/// (1.1-1.3x faster than row by row over rows of 16 to 31); longer rows one by one, the row's
+/// vectors in registers from its fold to its search. A row (or group) with a NaN is done again
+/// by the exact rule.
+#[inline(always)]
+fn arg_sse<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
+    x: &[f32],
+    y: &mut [I],
+    v: &mut [f32],
+    n: usize,
+) {
+    let mut vals = Values::<VALUES>::new(v);
     let mut done = 0;
     if n < 32 {
         let (outs, _) = y.as_chunks_mut::<4>();
@@ -433,14 +465,6 @@ fn arg_sse<D: Direction, const LAST: bool, I: Index>(x: &[f32], y: &mut [I], n: 
         done = groups.len().min(outs.len()) * 4;
         for (g, o) in groups.zip(outs.iter_mut()) {
             let (m, nan) = group_extremes::<D>(g, n);
-            let mut rows = g.chunks_exact(n);
-            let mut row = || rows.next().unwrap_or(&[]);
-            if nan {
-                for o in o.iter_mut() {
-                    *o = exact(row());
-                }
-                continue;
-            }
             // SAFETY: as for the wrappers above.
             let lanes = unsafe {
                 [
@@ -450,8 +474,17 @@ fn arg_sse<D: Direction, const LAST: bool, I: Index>(x: &[f32], y: &mut [I], n: 
                     _mm_shuffle_ps::<0xff>(m, m),
                 ]
             };
-            for (o, splat) in o.iter_mut().zip(lanes) {
-                *o = index::<I>(position::<LAST>(row(), splat));
+            if nan {
+                for (o, row) in o.iter_mut().zip(g.chunks_exact(n)) {
+                    let at = arg_row::<f32, D, LAST>(row);
+                    vals.put(row, at);
+                    *o = index::<I>(at);
+                }
+                continue;
+            }
+            vals.put4(m);
+            for ((o, splat), row) in o.iter_mut().zip(lanes).zip(g.chunks_exact(n)) {
+                *o = index::<I>(position::<LAST>(row, splat));
             }
         }
     }
@@ -460,12 +493,14 @@ fn arg_sse<D: Direction, const LAST: bool, I: Index>(x: &[f32], y: &mut [I], n: 
     };
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
         let mut nan = zero();
-        let v = fold_row::<D>(row, &mut nan);
-        *o = if mask(nan) != 0 {
-            exact(row)
+        let m = fold_row::<D>(row, &mut nan);
+        let at = if mask(nan) != 0 {
+            arg_row::<f32, D, LAST>(row)
         } else {
-            index::<I>(position::<LAST>(row, spread::<D>(v)))
+            position::<LAST>(row, spread::<D>(m))
         };
+        vals.put(row, at);
+        *o = index::<I>(at);
     }
 }
 

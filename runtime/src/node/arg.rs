@@ -213,6 +213,26 @@ pub fn arg_values<T: Thin>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: u
     kernels::arg_values(x, idx, v, r, inner);
 }
 
+/// Indices of the extreme of each contiguous row of `r` of `x`, and the extreme itself into `v`
+/// (a ReduceMax or ReduceMin of the same rows fused into the node), in one pass where a kernel
+/// does both for these rows: `false` if none does (then nothing was written).
+#[inline(always)]
+#[must_use]
+pub fn arg_rows_values<T: Thin, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+) -> bool {
+    #[cfg(not(debug_assertions))]
+    return kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r);
+    #[cfg(debug_assertions)]
+    {
+        let _ = (x, y, v, r, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// INT64 indices written as `I` (a Cast folded into the node).
 #[inline(always)]
 pub fn cast_indices<I: ThinIndex>(x: &[i64], y: &mut [I]) {

@@ -15,7 +15,7 @@ use core::arch::x86_64::{
     _CMP_UNORD_Q,
 };
 
-use super::{pick, spread};
+use super::{pick, spread, Values};
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::Direction;
@@ -33,25 +33,34 @@ pub(in crate::kernels) fn available() -> bool {
 }
 
 /// The index of the extreme of each contiguous row of `n` (from [`MIN_ROW`] to
-/// [`MAX_ROW`](super::MAX_ROW)) of `x` into `y`, as [`arg_row`] gives it; other lengths do
-/// nothing.
+/// [`MAX_ROW`](super::MAX_ROW)) of `x` into `y`, as [`arg_row`] gives it, and with `VALUES`
+/// each row's extreme into `v`; other lengths do nothing.
 ///
 /// # Safety
 /// The CPU must have the features [`available`] checks.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-pub(in crate::kernels) unsafe fn arg_rows<D: Direction, const LAST: bool, I: Index>(
+pub(in crate::kernels) unsafe fn arg_rows<
+    D: Direction,
+    const LAST: bool,
+    const VALUES: bool,
+    I: Index,
+>(
     x: &[f32],
     y: &mut [I],
+    v: &mut [f32],
     n: usize,
 ) {
     if !(MIN_ROW..=super::MAX_ROW).contains(&n) {
         return;
     }
+    let mut vals = Values::<VALUES>::new(v);
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
-        *o = index::<I>(match position::<D, LAST>(row) {
+        let at = match position::<D, LAST>(row) {
             Some(at) => at,
             None => arg_row::<f32, D, LAST>(row),
-        });
+        };
+        vals.put(row, at);
+        *o = index::<I>(at);
     }
 }
 

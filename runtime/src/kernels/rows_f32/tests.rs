@@ -47,16 +47,18 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
     let mut last = std::vec![0u8; rows];
     assert!(arg_rows::<f32, D, false, i64>(&x, &mut first, n));
     assert!(arg_rows::<f32, D, true, u8>(&x, &mut last, n));
-    // Both kernels of the arg-reductions, whichever this CPU runs through `arg_rows`.
+    // Both kernels of the arg-reductions, whichever this CPU runs through `arg_rows`, with the
+    // values of a fused reduction.
     let mut sse = [std::vec![-1i64; rows], std::vec![-1i64; rows]];
-    arg_f32::<D, false, i64>(&x, &mut sse[0], n);
-    arg_f32::<D, true, i64>(&x, &mut sse[1], n);
-    let mut wide = sse.clone();
+    let mut sse_v = [std::vec![7.5f32; rows], std::vec![7.5f32; rows]];
+    arg_f32::<D, false, true, i64>(&x, &mut sse[0], &mut sse_v[0], n);
+    arg_f32::<D, true, true, i64>(&x, &mut sse[1], &mut sse_v[1], n);
+    let (mut wide, mut wide_v) = (sse.clone(), sse_v.clone());
     if avx2::available() {
         // SAFETY: `available` found the features the kernel is compiled for.
         unsafe {
-            avx2::arg_rows::<D, false, i64>(&x, &mut wide[0], n);
-            avx2::arg_rows::<D, true, i64>(&x, &mut wide[1], n);
+            avx2::arg_rows::<D, false, true, i64>(&x, &mut wide[0], &mut wide_v[0], n);
+            avx2::arg_rows::<D, true, true, i64>(&x, &mut wide[1], &mut wide_v[1], n);
         }
     }
     // The debug builds' instances of constant lengths: the same results, for rows of 4-31.
@@ -84,17 +86,15 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
         );
         assert_eq!(first[i] as usize, naive_arg::<f32, D>(row, false), "{ctx}");
         assert_eq!(last[i] as usize, naive_arg::<f32, D>(row, true), "{ctx}");
-        for (kernel, [first, last]) in [("sse2", &sse), ("avx2", &wide)] {
-            assert_eq!(
-                first[i] as usize,
-                naive_arg::<f32, D>(row, false),
-                "{kernel} {ctx}"
-            );
-            assert_eq!(
-                last[i] as usize,
-                naive_arg::<f32, D>(row, true),
-                "{kernel} {ctx}"
-            );
+        for (kernel, idx, vals) in [("sse2", &sse, &sse_v), ("avx2", &wide, &wide_v)] {
+            for (rule, last) in [(0, false), (1, true)] {
+                let want = naive_arg::<f32, D>(row, last);
+                assert_eq!(idx[rule][i] as usize, want, "{kernel} last={last} {ctx}");
+                // The extreme (a zero of either sign: the contract leaves it open; any NaN).
+                let (got, want) = (vals[rule][i], row[want]);
+                let ok = got == want || (got.is_nan() && want.is_nan());
+                assert!(ok, "{kernel} value {got} vs {want}: {ctx}");
+            }
         }
     }
 }

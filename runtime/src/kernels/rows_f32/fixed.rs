@@ -1,0 +1,49 @@
+//! The debug builds' instances of the f32 row kernels, one per constant row length.
+
+use super::{arg_f32, reduce_sse};
+use crate::Direction;
+
+/// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
+/// the debug builds' entry points (`crate::node::dynamic`, compiled once in this crate) pass the
+/// length at run time, and there the run-time-length form of these kernels ran slower than the
+/// portable ones. `false` (nothing done) for other lengths (rows of 2 ran 2x slower this way in
+/// a debug build than by the portable kernel, whose form for them is unrolled too). Folds as
+/// [`reduce_rows`](super::reduce_rows).
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+pub(in crate::kernels) fn reduce_short_fixed<D: Direction>(y: &mut [f32], x: &[f32], n: usize) -> bool {
+    macro_rules! lengths {
+        ($($n:literal)*) => {
+            match n {
+                $($n => reduce_sse::<D>(y, x, $n),)*
+                _ => return false,
+            }
+        };
+    }
+    if cfg!(feature = "small-code") {
+        return false;
+    }
+    lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    true
+}
+
+/// [`reduce_short_fixed`] for the arg-reductions (indices as `i64`, as [`arg_rows`] writes).
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
+    x: &[f32],
+    y: &mut [i64],
+    n: usize,
+) -> bool {
+    macro_rules! lengths {
+        ($($n:literal)*) => {
+            match n {
+                $($n => arg_f32::<D, LAST, false, i64>(x, y, &mut [], $n),)*
+                _ => return false,
+            }
+        };
+    }
+    if cfg!(feature = "small-code") {
+        return false;
+    }
+    lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    true
+}
