@@ -142,8 +142,8 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
 }
 
 /// [`arg_rows_f32`] with INT64 indices, writing each row's extreme into `v` too (a ReduceMax or
-/// ReduceMin fused into the node); `false` if nothing was done. Optimized builds only.
-#[cfg(not(debug_assertions))]
+/// ReduceMin fused into the node); `false` if nothing was done. Debug builds take only rows of
+/// 40 to 128 (the AVX2 kernel, written for a run-time length).
 #[inline(always)]
 pub(crate) fn arg_rows_values_f32<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
@@ -153,6 +153,10 @@ pub(crate) fn arg_rows_values_f32<T: Element, D: Direction, const LAST: bool>(
 ) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
     return rows_f32::arg_rows_values::<T, D, LAST, true, i64>(x, y, v, n);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", debug_assertions))]
+    if let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) {
+        return rows_f32::arg_wide_dynamic::<D, LAST, true>(x, y, v, n);
+    }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
     {
         let _ = (x, y, v, n, core::marker::PhantomData::<D>);
@@ -173,7 +177,8 @@ pub(crate) fn reduce_short_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n
     false
 }
 
-/// [`reduce_short_f32`] for the arg-reductions.
+/// [`reduce_short_f32`] for the arg-reductions; also rows of 40 to 128 by the AVX2 kernel (see
+/// `rows_f32::arg_wide_dynamic`).
 #[cfg(debug_assertions)]
 pub(crate) fn arg_short_f32<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
@@ -182,7 +187,8 @@ pub(crate) fn arg_short_f32<T: Element, D: Direction, const LAST: bool>(
 ) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if let Some(x) = T::f32s(x) {
-        return rows_f32::arg_short_fixed::<D, LAST>(x, y, n);
+        return rows_f32::arg_short_fixed::<D, LAST>(x, y, n)
+            || rows_f32::arg_wide_dynamic::<D, LAST, false>(x, y, &mut [], n);
     }
     let _ = (x, y, n, core::marker::PhantomData::<D>);
     false

@@ -24,10 +24,10 @@ use super::index::{index, Index};
 mod avx2;
 mod fixed;
 
-#[cfg_attr(not(debug_assertions), allow(unused_imports))]
-pub(super) use fixed::{arg_short_fixed, reduce_short_fixed};
 use super::reduce::fold;
 use crate::{DType, Direction, Element};
+#[cfg_attr(not(debug_assertions), allow(unused_imports))]
+pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
 
 /// The longest rows this module takes: past them, the row kernels' sixteen lanes and early
 /// exits do as well.

@@ -227,10 +227,7 @@ pub fn arg_rows_values<T: Thin, D: Direction, const LAST: bool>(
     #[cfg(not(debug_assertions))]
     return kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r);
     #[cfg(debug_assertions)]
-    {
-        let _ = (x, y, v, r, core::marker::PhantomData::<D>);
-        false
-    }
+    return T::arg_rows_values(x, y, v, r, D::IS_MIN, LAST);
 }
 
 /// INT64 indices written as `I` (a Cast folded into the node).

@@ -30,6 +30,17 @@ pub trait Thin: Element + CastElement {
         min: bool,
         last: bool,
     );
+    /// Indices of the extreme of each contiguous row of `r` and the extremes into `v`, where a
+    /// kernel does both in one pass (`false`, nothing written, elsewhere).
+    #[cfg(debug_assertions)]
+    fn arg_rows_values(
+        x: &[Self],
+        y: &mut [i64],
+        v: &mut [Self],
+        r: usize,
+        min: bool,
+        last: bool,
+    ) -> bool;
     /// The values at the indices of an arg-reduction (blocks of `r · inner`).
     #[cfg(debug_assertions)]
     fn arg_values(x: &[Self], idx: &[i64], v: &mut [Self], r: usize, inner: usize);
@@ -144,6 +155,18 @@ macro_rules! thin {
                 last: bool,
             ) {
                 directed!(min, last, crate::node::dynamic::arg_blocks, [$t], (x, y, v, shape))
+            }
+            #[cfg(debug_assertions)]
+            #[inline(never)]
+            fn arg_rows_values(
+                x: &[Self],
+                y: &mut [i64],
+                v: &mut [Self],
+                r: usize,
+                min: bool,
+                last: bool,
+            ) -> bool {
+                directed!(min, last, crate::kernels::arg_rows_values_f32, [$t], (x, y, v, r))
             }
             #[cfg(debug_assertions)]
             #[inline(never)]

@@ -1,6 +1,6 @@
 //! The debug builds' instances of the f32 row kernels, one per constant row length.
 
-use super::{arg_f32, reduce_sse};
+use super::{arg_f32, avx2, reduce_sse, AVX2_FROM, MAX_ROW};
 use crate::Direction;
 
 /// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
@@ -10,7 +10,11 @@ use crate::Direction;
 /// a debug build than by the portable kernel, whose form for them is unrolled too). Folds as
 /// [`reduce_rows`](super::reduce_rows).
 #[cfg_attr(not(debug_assertions), allow(dead_code))]
-pub(in crate::kernels) fn reduce_short_fixed<D: Direction>(y: &mut [f32], x: &[f32], n: usize) -> bool {
+pub(in crate::kernels) fn reduce_short_fixed<D: Direction>(
+    y: &mut [f32],
+    x: &[f32],
+    n: usize,
+) -> bool {
     macro_rules! lengths {
         ($($n:literal)*) => {
             match n {
@@ -45,5 +49,24 @@ pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
         return false;
     }
     lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    true
+}
+
+/// The arg-reductions of f32 rows of [`AVX2_FROM`] to [`MAX_ROW`] elements by the AVX2 kernel,
+/// where the CPU has it, with each row's extreme into `v` too when `VALUES`: the debug builds'
+/// entry points take them with the length at run time, as that kernel is written. `false`
+/// (nothing done) for other lengths, on other CPUs and with `small-code`.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+pub(in crate::kernels) fn arg_wide_dynamic<D: Direction, const LAST: bool, const VALUES: bool>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    n: usize,
+) -> bool {
+    if cfg!(feature = "small-code") || !(AVX2_FROM..=MAX_ROW).contains(&n) || !avx2::available() {
+        return false;
+    }
+    // SAFETY: `available` found the features the kernel is compiled for.
+    unsafe { avx2::arg_rows::<D, LAST, VALUES, i64>(x, y, v, n) };
     true
 }
