@@ -117,10 +117,12 @@ fn position<D: Direction, const LAST: bool>(row: &[f32]) -> Option<usize> {
     let upper = if LAST { hi != 0 } else { lo == 0 };
     let word = if upper { hi } else { lo };
     let base = if upper { 64 } else { 0 };
+    // (`word` is never zero: the extreme is one of the row's elements. Were it zero, `min`
+    // keeps the index in the row rather than wrap.)
     Some(if LAST {
-        base + 63 - word.leading_zeros() as usize
+        base + 63 - word.leading_zeros().min(63) as usize
     } else {
-        base + word.trailing_zeros() as usize
+        base + word.trailing_zeros().min(63) as usize
     })
 }
 
