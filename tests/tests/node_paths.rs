@@ -268,7 +268,7 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
     assert!(same(&got, &want), "hardmax {what}");
 }
 
-/// Whether the f32 row kernels' AVX2 form runs here (the debug builds' fused rows of 40 to 128).
+/// Whether the f32 row kernels' AVX2 form runs here (the debug builds' fused rows of 8 to 128).
 fn wide_rows() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::is_x86_feature_detected!("avx2")
@@ -281,7 +281,7 @@ fn wide_rows() -> bool {
 /// Many contiguous rows, short (the f32 kernels' groups of four rows) and of 32 to 128 (the
 /// AVX2 builds' own row path, `arg_row_wide`, in nodes of 256 elements and more) and longer, in
 /// all four modes; with the fused values (`arg_rows_values`: optimized x86-64 builds take f32
-/// rows of 2 and 4 to 128 in one pass, debug builds rows of 40 to 128 on CPUs with AVX2, and
+/// rows of 2 and 4 to 128 in one pass, debug builds rows of 8 to 128 on CPUs with AVX2, and
 /// every other case says it did nothing).
 fn arg_rows_case<T: Pool>(g: &mut Lcg) {
     for r in [2, 3, 4, 7, 20, 31, 32, 33, 40, 64, 100, 128, 129, 300] {
@@ -327,7 +327,7 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                 let expected = cfg!(target_arch = "x86_64")
                     && T::NAME == "float"
                     && if cfg!(debug_assertions) {
-                        (40..=128).contains(&r) && wide_rows()
+                        (8..=128).contains(&r) && wide_rows()
                     } else {
                         r == 2 || (4..=128).contains(&r)
                     };

@@ -14,6 +14,10 @@ use crate::Element;
 /// let mut v = [0.0; 4];
 /// arg_values(&x, &[1, 2, 1, 1], &mut v, 3, 2);
 /// assert_eq!(v, [5.0, 9.0, 7.0, 6.0]);
+/// // Contiguous rows (one lane): three rows of 2; an index past its row is left alone.
+/// let mut w = [0.5; 3];
+/// arg_values(&[4.0, 1.0, 2.0, 9.0, 3.0, 8.0], &[0, 1, 2], &mut w, 2, 1);
+/// assert_eq!(w, [4.0, 9.0, 0.5]);
 /// ```
 ///
 /// An index outside its block leaves `v[o]` as it is (generated code never passes one).
@@ -21,6 +25,15 @@ use crate::Element;
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 pub fn arg_values<T: Element>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: usize) {
     if inner == 0 || r == 0 {
+        return;
+    }
+    if inner == 1 {
+        // Contiguous rows: one value per row, without a block of one lane each.
+        for ((out, &i), row) in v.iter_mut().zip(idx).zip(x.chunks(r)) {
+            if let Some(&e) = usize::try_from(i).ok().and_then(|i| row.get(i)) {
+                *out = e;
+            }
+        }
         return;
     }
     // Block by block, lane by lane: no division per element.

@@ -143,7 +143,7 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
 
 /// [`arg_rows_f32`] with INT64 indices, writing each row's extreme into `v` too (a ReduceMax or
 /// ReduceMin fused into the node); `false` if nothing was done. Debug builds take only rows of
-/// 40 to 128 (the AVX2 kernel, written for a run-time length).
+/// 8 to 128, on CPUs with AVX2 (the AVX2 kernel, written for a run-time length).
 #[inline(always)]
 pub(crate) fn arg_rows_values_f32<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
@@ -177,8 +177,8 @@ pub(crate) fn reduce_short_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n
     false
 }
 
-/// [`reduce_short_f32`] for the arg-reductions; also rows of 40 to 128 by the AVX2 kernel (see
-/// `rows_f32::arg_wide_dynamic`).
+/// [`reduce_short_f32`] for the arg-reductions; rows of 8 to 128 by the AVX2 kernel where the CPU
+/// has it (see `rows_f32::arg_wide_dynamic`).
 #[cfg(debug_assertions)]
 pub(crate) fn arg_short_f32<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
@@ -187,8 +187,8 @@ pub(crate) fn arg_short_f32<T: Element, D: Direction, const LAST: bool>(
 ) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if let Some(x) = T::f32s(x) {
-        return rows_f32::arg_short_fixed::<D, LAST>(x, y, n)
-            || rows_f32::arg_wide_dynamic::<D, LAST, false>(x, y, &mut [], n);
+        return rows_f32::arg_wide_dynamic::<D, LAST, false>(x, y, &mut [], n)
+            || rows_f32::arg_short_fixed::<D, LAST>(x, y, n);
     }
     let _ = (x, y, n, core::marker::PhantomData::<D>);
     false

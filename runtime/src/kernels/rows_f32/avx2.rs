@@ -21,7 +21,7 @@ use crate::kernels::index::{index, Index};
 use crate::Direction;
 
 /// The shortest rows this kernel takes (one vector).
-const MIN_ROW: usize = 8;
+pub(in crate::kernels) const MIN_ROW: usize = 8;
 
 cpufeatures::new!(cpu, "avx2", "bmi1", "bmi2");
 
