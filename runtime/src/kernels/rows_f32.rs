@@ -172,17 +172,23 @@ fn pick<D: Direction>(v: __m128, acc: __m128) -> __m128 {
 }
 
 /// One row (at least four elements) folded into four lanes by the order alone, in two chains
-/// (both start from the last four elements, so any length is covered); NaN flagged into `nan`,
-/// two vectors per compare.
+/// (both start from the last four elements when the length is not a multiple of four, so any
+/// length is covered); NaN flagged into `nan`, two vectors per compare.
 #[inline(always)]
 fn fold_row<D: Direction>(row: &[f32], nan: &mut __m128) -> __m128 {
     let Some(tail) = row.last_chunk::<4>() else {
         return zero();
     };
-    let mut a = load4(tail);
+    let (chunks, extra) = row.as_chunks::<4>();
+    // A length that is a multiple of four starts from its first four (the last four would be
+    // folded twice); another from its last four, which the whole fours then do not reach.
+    let (start, chunks) = match chunks.split_first() {
+        Some((first, others)) if extra.is_empty() => (first, others),
+        _ => (tail, chunks),
+    };
+    let mut a = load4(start);
     let mut b = a;
     let mut flags = unord(a, a);
-    let (chunks, _) = row.as_chunks::<4>();
     let (pairs, rest) = chunks.as_chunks::<2>();
     for [v, w] in pairs {
         let (v, w) = (load4(v), load4(w));
