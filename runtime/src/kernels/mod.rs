@@ -22,7 +22,8 @@ mod narrow;
 mod planes;
 mod reduce;
 mod rounded;
-// Used by optimized builds only (see `reduce_rows_f32`); the debug builds compile it for its tests.
+// Optimized builds' row kernels (see `reduce_rows_f32`); debug builds reach only its constant-length
+// and AVX2 entry points (`rows_f32::fixed`) and compile the rest for its tests.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod rows_f32;
