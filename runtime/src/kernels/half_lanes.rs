@@ -45,14 +45,17 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
     let chunks = if n < RL { 0 } else { n.div_ceil(RL) };
     let tail_start = if n < RL { 0 } else { n };
     for group in x.chunks(ROWS * n) {
+        // The group's rows, counted once (a `chunks_exact` per chunk of lanes divides each time).
+        let rows = group.len() / n;
         for c in 0..chunks {
             let off = if c < full { c * RL } else { n - RL };
             let Some(a) = acc.get_mut(off..).and_then(|r| r.first_chunk_mut::<RL>()) else {
                 break;
             };
             let mut s = Summary::of(a);
-            for row in group.chunks_exact(n) {
-                let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<RL>()) else {
+            let lanes = group.get(off..).unwrap_or(&[]);
+            for r in 0..rows {
+                let Some(v) = lanes.get(r * n..).and_then(|r| r.first_chunk::<RL>()) else {
                     break;
                 };
                 s.add(v);

@@ -83,6 +83,22 @@ pub(crate) fn reduce_rows_f32<T: Element, D: Direction>(y: &mut [T], x: &[T], n:
     }
 }
 
+/// [`reduce_rows_f32`] of rows of `R`, a length known when compiling (the AVX2 kernel is
+/// instantiated for it).
+#[inline(always)]
+pub(crate) fn reduce_rows_f32_const<T: Element, D: Direction, const R: usize>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::reduce_rows_const::<T, D, R>(y, x);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (y, x, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// Whether [`reduce_rows_f32`] takes rows of `n` of `T` (it does nothing and says `false`
 /// otherwise).
 #[inline(always)]

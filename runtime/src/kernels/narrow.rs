@@ -222,7 +222,7 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
         }
         return;
     }
-    if super::reduce_rows_f32::<T, D>(y, x, R) {
+    if super::reduce_rows_f32_const::<T, D, R>(y, x) {
         return;
     }
     let (rows, _) = x.as_chunks::<R>();

@@ -10,14 +10,15 @@
 //! branches mispredicted about once per row.
 
 use core::arch::x86_64::{
-    __m256, _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_extractf128_ps, _mm256_loadu_ps,
-    _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set_m128, _CMP_EQ_OQ,
-    _CMP_UNORD_Q,
+    __m128, __m256, _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_extractf128_ps, _mm256_loadu_ps,
+    _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set_m128,
+    _mm256_setzero_ps, _CMP_EQ_OQ, _CMP_UNORD_Q,
 };
 
-use super::{pick, spread, Values};
+use super::{across, load4, pick, spread, store, Values};
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
+use crate::kernels::reduce::fold;
 use crate::Direction;
 
 /// The shortest rows this kernel takes (one vector).
@@ -62,6 +63,152 @@ pub(in crate::kernels) unsafe fn arg_rows<
         vals.put(row, at);
         *o = index::<I>(at);
     }
+}
+
+/// Reduces each contiguous row of `N` (from [`MIN_ROW`] to [`MAX_ROW`](super::MAX_ROW)) of
+/// `x` into the matching element of `y`, as [`reduce_rows`](crate::kernels::reduce_rows)
+/// does; other lengths do nothing. Four rows at a time: NaN checked over the four rows'
+/// vectors (two per compare), each row folded by the order alone into eight lanes and then
+/// four, the four rows' extremes reduced together; four rows with a NaN are folded again
+/// exactly.
+///
+/// # Safety
+/// The CPU must have the features [`available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn reduce_rows<D: Direction, const N: usize>(
+    y: &mut [f32],
+    x: &[f32],
+) {
+    let n = N;
+    if !(MIN_ROW..=super::MAX_ROW).contains(&n) {
+        return;
+    }
+    let (outs, _) = y.as_chunks_mut::<4>();
+    let groups = x.chunks_exact(4 * n);
+    let done = groups.len().min(outs.len()) * 4;
+    for (g, o) in groups.zip(outs.iter_mut()) {
+        let (eights, rest) = g.as_chunks::<8>();
+        let (pairs, odd) = eights.as_chunks::<2>();
+        let mut flags = match g.last_chunk::<8>() {
+            // The four elements past the eights (4n is a multiple of four), with the four before.
+            Some(last) if !rest.is_empty() => unord(load8(last), load8(last)),
+            _ => zero8(),
+        };
+        for [v, w] in pairs {
+            flags = or(flags, unord(load8(v), load8(w)));
+        }
+        for v in odd {
+            flags = or(flags, unord(load8(v), load8(v)));
+        }
+        if mask(flags) != 0 {
+            for (o, row) in o.iter_mut().zip(g.chunks_exact(n)) {
+                *o = fold::<f32, D>(*o, row);
+            }
+            continue;
+        }
+        let mut m = [super::zero(); 4];
+        let mut none = zero8();
+        for (m, row) in m.iter_mut().zip(g.chunks_exact(n)) {
+            *m = fold8::<D, false>(row, &mut none);
+        }
+        let [a, b, c, d] = m;
+        // An accumulator that is NaN stays (`pick` keeps `acc` when either is NaN).
+        store(o, pick::<D>(across::<D>(a, b, c, d), load4(o)));
+    }
+    if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * n..)) {
+        for (o, row) in ys.iter_mut().zip(rs.chunks_exact(n)) {
+            *o = fold::<f32, D>(*o, row);
+        }
+    }
+}
+
+/// One row (at least eight elements) folded by the order alone into eight lanes, in two
+/// chains (both from the last eight elements when the length is not a multiple of eight),
+/// then into four; with `FLAGS`, NaN flagged into `nan`, two vectors per compare.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fold8<D: Direction, const FLAGS: bool>(row: &[f32], nan: &mut __m256) -> __m128 {
+    let Some(tail) = row.last_chunk::<8>() else {
+        return super::zero();
+    };
+    let (chunks, extra) = row.as_chunks::<8>();
+    let (start, chunks) = match chunks.split_first() {
+        Some((first, others)) if extra.is_empty() => (first, others),
+        _ => (tail, chunks),
+    };
+    let mut a = load8(start);
+    let mut b = a;
+    let mut flags = if FLAGS { unord(a, a) } else { zero8() };
+    let (pairs, rest) = chunks.as_chunks::<2>();
+    for [v, w] in pairs {
+        let (v, w) = (load8(v), load8(w));
+        if FLAGS {
+            flags = or(flags, unord(v, w));
+        }
+        a = pick8::<D>(v, a);
+        b = pick8::<D>(w, b);
+    }
+    for v in rest {
+        let v = load8(v);
+        if FLAGS {
+            flags = or(flags, unord(v, v));
+        }
+        a = pick8::<D>(v, a);
+    }
+    if FLAGS {
+        *nan = or(*nan, flags);
+    }
+    let a = pick8::<D>(b, a);
+    pick::<D>(_mm256_extractf128_ps::<1>(a), _mm256_castps256_ps128(a))
+}
+
+/// [`reduce_rows`] of rows of `n` known only at run time (32 to [`MAX_ROW`](super::MAX_ROW);
+/// other lengths do nothing): four rows at a time, each folded with its NaN flagged on the
+/// way, the rows found by multiplying (a `chunks_exact` of a run-time length divides).
+///
+/// # Safety
+/// The CPU must have the features [`available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn reduce_rows_dyn<D: Direction>(y: &mut [f32], x: &[f32], n: usize) {
+    if !(MIN_ROW..=super::MAX_ROW).contains(&n) {
+        return;
+    }
+    let rows = (x.len() / n).min(y.len());
+    let Some(y) = y.get_mut(..rows) else {
+        return;
+    };
+    let (outs, _) = y.as_chunks_mut::<4>();
+    let done = outs.len() * 4;
+    for (q, o) in outs.iter_mut().enumerate() {
+        let Some(g) = x.get(4 * q * n..4 * (q + 1) * n) else {
+            return;
+        };
+        let mut flags = zero8();
+        let mut m = [super::zero(); 4];
+        for (r, m) in m.iter_mut().enumerate() {
+            let row = g.get(r * n..(r + 1) * n).unwrap_or(&[]);
+            *m = fold8::<D, true>(row, &mut flags);
+        }
+        if mask(flags) != 0 {
+            for (r, o) in o.iter_mut().enumerate() {
+                *o = fold::<f32, D>(*o, g.get(r * n..(r + 1) * n).unwrap_or(&[]));
+            }
+            continue;
+        }
+        let [a, b, c, d] = m;
+        // An accumulator that is NaN stays (`pick` keeps `acc` when either is NaN).
+        store(o, pick::<D>(across::<D>(a, b, c, d), load4(o)));
+    }
+    for (i, o) in y.iter_mut().enumerate().skip(done) {
+        *o = fold::<f32, D>(*o, x.get(i * n..(i + 1) * n).unwrap_or(&[]));
+    }
+}
+
+/// Eight zeros.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn zero8() -> __m256 {
+    _mm256_setzero_ps()
 }
 
 /// The position of the extreme of `row` (8 to 128 elements) by the order alone, or `None` if

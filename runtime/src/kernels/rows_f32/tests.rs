@@ -20,6 +20,29 @@ fn naive_fold<D: Direction>(acc: f32, row: &[f32]) -> f32 {
 }
 
 #[cfg(not(feature = "small-code"))]
+/// The AVX2 reduction ([`avx2::reduce_rows`]), instantiated for each length it takes; `false`
+/// for other lengths or where this CPU lacks AVX2.
+fn avx2_reduce<D: Direction>(y: &mut [f32], x: &[f32], n: usize) -> bool {
+    macro_rules! each {
+        ($($n:literal)*) => {
+            match n {
+                // SAFETY: `available` found the features the kernel is compiled for.
+                $($n if avx2::available() => unsafe { avx2::reduce_rows::<D, $n>(y, x) },)*
+                _ => return false,
+            }
+        };
+    }
+    each!(
+        8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37
+        38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66
+        67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
+        96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118
+        119 120 121 122 123 124 125 126 127 128
+    );
+    true
+}
+
+#[cfg(not(feature = "small-code"))]
 /// Rows of `n`, NaN in about one row of `nan_every` (0: none), through the reduction (into
 /// accumulators, some NaN) and the arg-reduction (as i64 and as u8), both tie rules.
 fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
@@ -43,6 +66,16 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
         .collect();
     let mut y = acc.clone();
     assert!(reduce_rows::<f32, D>(&mut y, &x, n));
+    // Both kernels whichever this CPU runs through `reduce_rows`: SSE2, and AVX2 of constant
+    // lengths where this CPU has it.
+    let mut y_sse = acc.clone();
+    reduce_sse::<D>(&mut y_sse, &x, n);
+    let mut y_wide = acc.clone();
+    let wide_reduce = avx2_reduce::<D>(&mut y_wide, &x, n);
+    assert!(
+        wide_reduce || n < avx2::MIN_ROW || !avx2::available(),
+        "n={n}"
+    );
     let mut first = std::vec![-1i64; rows];
     let mut last = std::vec![0u8; rows];
     assert!(arg_rows::<f32, D, false, i64>(&x, &mut first, n));
@@ -84,6 +117,14 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
             "{ctx}: {} vs {want}",
             y[i]
         );
+        let got = y_sse[i];
+        let ok = got == want || (got.is_nan() && want.is_nan());
+        assert!(ok, "sse2 reduce {ctx}: {got} vs {want}");
+        if wide_reduce {
+            let got = y_wide[i];
+            let ok = got == want || (got.is_nan() && want.is_nan());
+            assert!(ok, "avx2 reduce {ctx}: {got} vs {want}");
+        }
         assert_eq!(first[i] as usize, naive_arg::<f32, D>(row, false), "{ctx}");
         assert_eq!(last[i] as usize, naive_arg::<f32, D>(row, true), "{ctx}");
         for (kernel, idx, vals) in [("sse2", &sse, &sse_v), ("avx2", &wide, &wide_v)] {
