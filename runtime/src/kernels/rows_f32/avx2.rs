@@ -204,6 +204,48 @@ pub(in crate::kernels) unsafe fn reduce_rows_dyn<D: Direction>(y: &mut [f32], x:
     }
 }
 
+/// The extreme of `row` (at least eight elements) by the order alone, and whether `row` holds
+/// a NaN (then the extreme is not the contract's): four chains of eight lanes, all from the
+/// last eight elements, NaN flagged two vectors per compare.
+///
+/// # Safety
+/// The CPU must have the features [`available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn row_extreme<D: Direction>(row: &[f32]) -> (f32, bool) {
+    let Some(tail) = row.last_chunk::<8>() else {
+        return (0.0, false);
+    };
+    let t = load8(tail);
+    let (mut a, mut b, mut c, mut d) = (t, t, t, t);
+    let mut flags = unord(t, t);
+    let (blocks, rest) = row.as_chunks::<32>();
+    for blk in blocks {
+        let (q, _) = blk.as_chunks::<8>();
+        let [q0, q1, q2, q3] = q else {
+            continue;
+        };
+        let (v0, v1, v2, v3) = (load8(q0), load8(q1), load8(q2), load8(q3));
+        flags = or(flags, or(unord(v0, v1), unord(v2, v3)));
+        a = pick8::<D>(v0, a);
+        b = pick8::<D>(v1, b);
+        c = pick8::<D>(v2, c);
+        d = pick8::<D>(v3, d);
+    }
+    let (eights, _) = rest.as_chunks::<8>();
+    for v in eights {
+        let v = load8(v);
+        flags = or(flags, unord(v, v));
+        a = pick8::<D>(v, a);
+    }
+    let m = pick8::<D>(pick8::<D>(c, a), pick8::<D>(d, b));
+    let m = pick::<D>(_mm256_extractf128_ps::<1>(m), _mm256_castps256_ps128(m));
+    let mut lanes = [0.0f32; 4];
+    store(&mut lanes, m);
+    let [l0, l1, l2, l3] = lanes;
+    let best = |p: f32, q: f32| if D::better(q, p) { q } else { p };
+    (best(best(l0, l1), best(l2, l3)), mask(flags) != 0)
+}
+
 /// Eight zeros.
 #[inline]
 #[target_feature(enable = "avx2")]

@@ -217,3 +217,54 @@ fn a_zero_of_either_sign_ties() {
         assert_eq!(y, [0.0; 4]);
     }
 }
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn long_rows_match_the_definition() {
+    // The AVX2 row extreme (where this CPU has it) and the fold that takes it, on lengths about
+    // the threshold and past whole blocks, NaN nowhere, once or everywhere.
+    let mut g = Lcg(5);
+    for n in [8, 31, 32, 33, 255, LONG_ROW, 257, 263, 300, 1000, 1031] {
+        for nan_at in [None, Some(0), Some(n / 2), Some(n - 1)] {
+            let mut row: Vec<f32> = (0..n).map(|_| f32_pool(&mut g, false)).collect();
+            if let Some(at) = nan_at {
+                row[at] = f32::NAN;
+            }
+            let ctx = std::format!("n={n} nan at {nan_at:?}");
+            for acc in [f32::NEG_INFINITY, 0.5, f32::INFINITY, f32::NAN] {
+                let want = naive_fold::<Max>(acc, &row);
+                let got = crate::kernels::fold::<f32, Max>(acc, &row);
+                assert!(
+                    got == want || (got.is_nan() && want.is_nan()),
+                    "{ctx} acc {acc}"
+                );
+                let want = naive_fold::<crate::Min>(acc, &row);
+                let got = crate::kernels::fold::<f32, crate::Min>(acc, &row);
+                assert!(
+                    got == want || (got.is_nan() && want.is_nan()),
+                    "{ctx} acc {acc}"
+                );
+            }
+            if avx2::available() {
+                // SAFETY: `available` found the features the kernel is compiled for.
+                let (m, nan) = unsafe { avx2::row_extreme::<Max>(&row) };
+                assert_eq!(nan, nan_at.is_some(), "{ctx}");
+                if nan_at.is_none() {
+                    assert_eq!(m, naive_fold::<Max>(f32::NEG_INFINITY, &row), "{ctx}");
+                    // A single extreme anywhere (in each block, chain and the part past them).
+                    let finite: Vec<f32> = row.iter().map(|v| v.clamp(-1e20, 1e20)).collect();
+                    for peak in 0..n {
+                        let mut r = finite.clone();
+                        r[peak] = 1e30;
+                        // SAFETY: as above.
+                        let (hi, _) = unsafe { avx2::row_extreme::<Max>(&r) };
+                        r[peak] = -1e30;
+                        // SAFETY: as above.
+                        let (lo, _) = unsafe { avx2::row_extreme::<crate::Min>(&r) };
+                        assert_eq!((hi, lo), (1e30, -1e30), "{ctx} peak at {peak}");
+                    }
+                }
+            }
+        }
+    }
+}
