@@ -84,15 +84,18 @@ pub(super) fn row_extreme<T: Element, D: Direction>(x: &[T]) -> (T, bool) {
     let Some(&first) = x.first() else {
         return (T::ZERO, false);
     };
+    // Long f32 rows in AVX2 vectors where the CPU has them (no code for other types).
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if let Some((m, nan)) = super::rows_f32::row_extreme::<T, D>(x) {
-        // Long f32 rows in AVX2 vectors where the CPU has them: `m` back as a `T` (an f32).
-        let mut out = [first];
-        if let Some(o) = T::f32s_mut(&mut out).and_then(|o| o.first_mut()) {
-            *o = m;
+    if const { matches!(T::DTYPE, crate::DType::F32) } {
+        if let Some((m, nan)) = super::rows_f32::row_extreme::<T, D>(x) {
+            // `m` back as a `T` (an f32).
+            let mut out = [first];
+            if let Some(o) = T::f32s_mut(&mut out).and_then(|o| o.first_mut()) {
+                *o = m;
+            }
+            let [m] = out;
+            return (m, nan);
         }
-        let [m] = out;
-        return (m, nan);
     }
     let (chunks, tail) = x.as_chunks::<LANES>();
     let mut m = first;
