@@ -21,10 +21,7 @@ pub(in crate::kernels) fn reduce_rows<T: Element, D: Direction>(
     x: &[T],
     n: usize,
 ) -> bool {
-    if !fits::<T>(n) {
-        return false;
-    }
-    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
+    let Some((y, x)) = f32_rows(y, x, n) else {
         return false;
     };
     if n >= AVX2_REDUCE_DYN_FROM && avx2::available() {
@@ -34,6 +31,19 @@ pub(in crate::kernels) fn reduce_rows<T: Element, D: Direction>(
     }
     reduce_sse::<D>(y, x, n);
     true
+}
+
+/// `y` and `x` as `f32`s, if [`fits`] takes rows of `n` of `T`.
+#[inline(always)]
+fn f32_rows<'a, T: Element>(
+    y: &'a mut [T],
+    x: &'a [T],
+    n: usize,
+) -> Option<(&'a mut [f32], &'a [f32])> {
+    if !fits::<T>(n) {
+        return None;
+    }
+    Some((T::f32s_mut(y)?, T::f32s(x)?))
 }
 
 /// The extreme of a contiguous `f32` row of [`LONG_ROW`] elements or more by the order alone,
@@ -59,10 +69,7 @@ pub(in crate::kernels) fn reduce_rows_const<T: Element, D: Direction, const R: u
     y: &mut [T],
     x: &[T],
 ) -> bool {
-    if !fits::<T>(R) {
-        return false;
-    }
-    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
+    let Some((y, x)) = f32_rows(y, x, R) else {
         return false;
     };
     if R >= AVX2_REDUCE_FROM && avx2::available() {
