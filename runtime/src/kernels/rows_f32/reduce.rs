@@ -121,10 +121,7 @@ pub(in crate::kernels) fn fold_planes<T: Element, D: Direction>(
     plane: usize,
     at: usize,
 ) -> Option<bool> {
-    if !fits::<T>(2) {
-        return None;
-    }
-    let (tile, x) = (T::f32s_mut(tile)?, T::f32s(x)?);
+    let (tile, x) = f32_rows(tile, x, 2)?;
     let len = tile.len();
     if len < 16 || planes == 0 {
         return None;
