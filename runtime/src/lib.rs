@@ -25,6 +25,8 @@ pub mod bytes;
 mod cast;
 mod element;
 mod error;
+#[doc(hidden)]
+pub mod flat;
 pub mod kernels;
 mod model;
 #[doc(hidden)]
@@ -109,6 +111,7 @@ pub mod __private {
     #[cfg(feature = "alloc")]
     pub use crate::boxed::zeroed_box;
     pub use crate::boxed::ZeroValid;
+    pub use crate::flat::{flat, flat_mut, Nested};
     #[cfg(feature = "ndarray")]
     pub use crate::nd;
     pub use crate::{__if_alloc, __if_ndarray, __tensors};

@@ -116,7 +116,10 @@ pub mod argmax_13_bf16 {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        compute(inputs.x.as_slice().as_flattened(), outputs.y.as_mut_slice());
+        compute(
+            ::onnx_aot::__private::flat::<::onnx_aot::__private::bf16, _, 10>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.y),
+        );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
     /// no tensor-sized temporary is placed on the stack or the heap.
@@ -126,7 +129,10 @@ pub mod argmax_13_bf16 {
         outputs: &mut Outputs,
     ) {
         let _ = scratch;
-        compute(inputs.x.as_slice().as_flattened(), outputs.y.as_mut_slice());
+        compute(
+            ::onnx_aot::__private::flat::<::onnx_aot::__private::bf16, _, 10>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.y),
+        );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.

@@ -116,8 +116,8 @@ pub mod constant_blob {
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         let _ = inputs;
         compute(
-            outputs.i.as_mut_slice().as_flattened_mut(),
-            ::core::slice::from_mut(&mut outputs.m),
+            ::onnx_aot::__private::flat_mut::<i64, _, 3>(&mut outputs.i),
+            ::onnx_aot::__private::flat_mut::<f32, _, 1>(&mut outputs.m),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -130,8 +130,8 @@ pub mod constant_blob {
         let _ = scratch;
         let _ = inputs;
         compute(
-            outputs.i.as_mut_slice().as_flattened_mut(),
-            ::core::slice::from_mut(&mut outputs.m),
+            ::onnx_aot::__private::flat_mut::<i64, _, 3>(&mut outputs.i),
+            ::onnx_aot::__private::flat_mut::<f32, _, 1>(&mut outputs.m),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

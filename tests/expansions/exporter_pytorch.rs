@@ -137,9 +137,9 @@ pub mod exporter_pytorch {
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
         compute(
-            inputs.input_1.as_slice().as_flattened().as_flattened(),
-            outputs.output.as_mut_slice(),
-            outputs.onehot_out.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.input_1),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.output),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.onehot_out),
             buf_f32.as_mut_slice(),
         );
     }
@@ -151,9 +151,9 @@ pub mod exporter_pytorch {
         outputs: &mut Outputs,
     ) {
         compute(
-            inputs.input_1.as_slice().as_flattened().as_flattened(),
-            outputs.output.as_mut_slice(),
-            outputs.onehot_out.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.input_1),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.output),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.onehot_out),
             scratch.buf_f32.as_mut_slice(),
         );
     }

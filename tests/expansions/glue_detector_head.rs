@@ -132,16 +132,11 @@ pub mod glue_detector_head {
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
-            inputs.p.as_slice().as_flattened().as_flattened(),
-            inputs.m.as_slice().as_flattened().as_flattened().as_flattened(),
-            outputs.conf.as_mut_slice().as_flattened_mut(),
-            outputs.cls.as_mut_slice().as_flattened_mut(),
-            outputs
-                .pooled
-                .as_mut_slice()
-                .as_flattened_mut()
-                .as_flattened_mut()
-                .as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 54>(&inputs.p),
+            ::onnx_aot::__private::flat::<f32, _, 30>(&inputs.m),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.conf),
+            ::onnx_aot::__private::flat_mut::<i64, _, 6>(&mut outputs.cls),
+            ::onnx_aot::__private::flat_mut::<f32, _, 2>(&mut outputs.pooled),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -153,16 +148,11 @@ pub mod glue_detector_head {
     ) {
         let _ = scratch;
         compute(
-            inputs.p.as_slice().as_flattened().as_flattened(),
-            inputs.m.as_slice().as_flattened().as_flattened().as_flattened(),
-            outputs.conf.as_mut_slice().as_flattened_mut(),
-            outputs.cls.as_mut_slice().as_flattened_mut(),
-            outputs
-                .pooled
-                .as_mut_slice()
-                .as_flattened_mut()
-                .as_flattened_mut()
-                .as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 54>(&inputs.p),
+            ::onnx_aot::__private::flat::<f32, _, 30>(&inputs.m),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.conf),
+            ::onnx_aot::__private::flat_mut::<i64, _, 6>(&mut outputs.cls),
+            ::onnx_aot::__private::flat_mut::<f32, _, 2>(&mut outputs.pooled),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

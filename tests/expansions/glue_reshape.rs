@@ -127,9 +127,9 @@ pub mod glue_reshape {
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 6>::zeroed();
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            ::core::slice::from_mut(&mut outputs.top),
-            outputs.mask.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 1>(&mut outputs.top),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.mask),
             buf_f32.as_mut_slice(),
         );
     }
@@ -141,9 +141,9 @@ pub mod glue_reshape {
         outputs: &mut Outputs,
     ) {
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            ::core::slice::from_mut(&mut outputs.top),
-            outputs.mask.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 1>(&mut outputs.top),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.mask),
             scratch.buf_f32.as_mut_slice(),
         );
     }

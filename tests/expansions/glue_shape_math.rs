@@ -118,8 +118,8 @@ pub mod glue_shape_math {
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            outputs.label.as_mut_slice(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i32, _, 2>(&mut outputs.label),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -131,8 +131,8 @@ pub mod glue_shape_math {
     ) {
         let _ = scratch;
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            outputs.label.as_mut_slice(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i32, _, 2>(&mut outputs.label),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

@@ -132,7 +132,10 @@ pub mod hostile_text {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        compute(inputs.x_y.as_slice().as_flattened(), outputs.b_out_b.as_mut_slice());
+        compute(
+            ::onnx_aot::__private::flat::<f32, _, 6>(&inputs.x_y),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.b_out_b),
+        );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
     /// no tensor-sized temporary is placed on the stack or the heap.
@@ -142,7 +145,10 @@ pub mod hostile_text {
         outputs: &mut Outputs,
     ) {
         let _ = scratch;
-        compute(inputs.x_y.as_slice().as_flattened(), outputs.b_out_b.as_mut_slice());
+        compute(
+            ::onnx_aot::__private::flat::<f32, _, 6>(&inputs.x_y),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.b_out_b),
+        );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.

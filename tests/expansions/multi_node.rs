@@ -125,9 +125,9 @@ pub mod multi_node {
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 16>::zeroed();
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            ::core::slice::from_mut(&mut outputs.label),
-            outputs.mask.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 60>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 1>(&mut outputs.label),
+            ::onnx_aot::__private::flat_mut::<f32, _, 12>(&mut outputs.mask),
             buf_f32.as_mut_slice(),
         );
     }
@@ -139,9 +139,9 @@ pub mod multi_node {
         outputs: &mut Outputs,
     ) {
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            ::core::slice::from_mut(&mut outputs.label),
-            outputs.mask.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 60>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 1>(&mut outputs.label),
+            ::onnx_aot::__private::flat_mut::<f32, _, 12>(&mut outputs.mask),
             scratch.buf_f32.as_mut_slice(),
         );
     }

@@ -117,8 +117,8 @@ pub mod onnx_aot_hardmax {
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            outputs.y.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<f32, _, 24>(&mut outputs.y),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -130,8 +130,8 @@ pub mod onnx_aot_hardmax {
     ) {
         let _ = scratch;
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            outputs.y.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 24>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<f32, _, 24>(&mut outputs.y),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

@@ -117,8 +117,8 @@ pub mod reducemax_18_bound_axes {
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
-            inputs.data.as_slice().as_flattened().as_flattened(),
-            outputs.reduced.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 12>(&inputs.data),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.reduced),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -130,8 +130,8 @@ pub mod reducemax_18_bound_axes {
     ) {
         let _ = scratch;
         compute(
-            inputs.data.as_slice().as_flattened().as_flattened(),
-            outputs.reduced.as_mut_slice().as_flattened_mut().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 12>(&inputs.data),
+            ::onnx_aot::__private::flat_mut::<f32, _, 6>(&mut outputs.reduced),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

@@ -117,8 +117,8 @@ pub mod reducemin_13_u64 {
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
-            inputs.x.as_slice().as_flattened(),
-            ::core::slice::from_mut(&mut outputs.y),
+            ::onnx_aot::__private::flat::<u64, _, 6>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<u64, _, 1>(&mut outputs.y),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -130,8 +130,8 @@ pub mod reducemin_13_u64 {
     ) {
         let _ = scratch;
         compute(
-            inputs.x.as_slice().as_flattened(),
-            ::core::slice::from_mut(&mut outputs.y),
+            ::onnx_aot::__private::flat::<u64, _, 6>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<u64, _, 1>(&mut outputs.y),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

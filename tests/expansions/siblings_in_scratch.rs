@@ -127,9 +127,9 @@ pub mod siblings_in_scratch {
         let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 48>::zeroed();
         let mut buf_i64 = ::onnx_aot::__private::bytes::Storage::<i64, 8>::zeroed();
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened().as_flattened(),
-            outputs.top.as_mut_slice().as_flattened_mut(),
-            outputs.late.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 120>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.top),
+            ::onnx_aot::__private::flat_mut::<i64, _, 4>(&mut outputs.late),
             buf_f32.as_mut_slice(),
             buf_i64.as_mut_slice(),
         );
@@ -142,9 +142,9 @@ pub mod siblings_in_scratch {
         outputs: &mut Outputs,
     ) {
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened().as_flattened(),
-            outputs.top.as_mut_slice().as_flattened_mut(),
-            outputs.late.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 120>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<i64, _, 2>(&mut outputs.top),
+            ::onnx_aot::__private::flat_mut::<i64, _, 4>(&mut outputs.late),
             scratch.buf_f32.as_mut_slice(),
             scratch.buf_i64.as_mut_slice(),
         );

@@ -122,9 +122,9 @@ pub mod siblings_torch_max {
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            outputs.v.as_mut_slice().as_flattened_mut(),
-            outputs.i.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 204>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<f32, _, 34>(&mut outputs.v),
+            ::onnx_aot::__private::flat_mut::<i64, _, 34>(&mut outputs.i),
         );
     }
     /// Runs the model with caller-provided scratch memory (e.g. in a `static`), so that
@@ -136,9 +136,9 @@ pub mod siblings_torch_max {
     ) {
         let _ = scratch;
         compute(
-            inputs.x.as_slice().as_flattened().as_flattened(),
-            outputs.v.as_mut_slice().as_flattened_mut(),
-            outputs.i.as_mut_slice().as_flattened_mut(),
+            ::onnx_aot::__private::flat::<f32, _, 204>(&inputs.x),
+            ::onnx_aot::__private::flat_mut::<f32, _, 34>(&mut outputs.v),
+            ::onnx_aot::__private::flat_mut::<i64, _, 34>(&mut outputs.i),
         );
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not

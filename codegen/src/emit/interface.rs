@@ -199,12 +199,12 @@ impl Emitter<'_> {
         let in_views: Vec<_> = in_fields
             .iter()
             .zip(inputs)
-            .map(|(f, v)| Self::flat_field(quote!(inputs.#f), v.shape.len(), false))
+            .map(|(f, v)| self.flat_field(quote!(inputs.#f), v, false))
             .collect();
         let out_views: Vec<_> = out_fields
             .iter()
             .zip(outputs)
-            .map(|(f, v)| Self::flat_field(quote!(outputs.#f), v.shape.len(), true))
+            .map(|(f, v)| self.flat_field(quote!(outputs.#f), v, true))
             .collect();
         let scratch = self.scratch_buffers();
         let scratch_names: Vec<&Ident> = scratch.iter().map(|b| &b.0).collect();

@@ -151,25 +151,16 @@ impl<'g> Emitter<'g> {
         expr
     }
 
-    /// A flat shared view of a field of a nested-array struct.
-    fn flat_field(base: TokenStream, rank: usize, mutable: bool) -> TokenStream {
-        match (rank, mutable) {
-            (0, false) => quote!(::core::slice::from_ref(&#base)),
-            (0, true) => quote!(::core::slice::from_mut(&mut #base)),
-            (_, false) => {
-                let mut e = quote!(#base.as_slice());
-                for _ in 1..rank {
-                    e = quote!(#e.as_flattened());
-                }
-                e
-            }
-            (_, true) => {
-                let mut e = quote!(#base.as_mut_slice());
-                for _ in 1..rank {
-                    e = quote!(#e.as_flattened_mut());
-                }
-                e
-            }
+    /// A flat view of a field of a nested-array struct (`&[E; N]`, which the call coerces to a
+    /// slice): one inlined pointer cast in the runtime, so a debug build pays no call per rank.
+    fn flat_field(&self, base: TokenStream, value: &Value, mutable: bool) -> TokenStream {
+        let rt = &self.rt;
+        let elem = self.elem(value.dtype);
+        let n = lit_usize(value.numel());
+        if mutable {
+            quote!(#rt::flat_mut::<#elem, _, #n>(&mut #base))
+        } else {
+            quote!(#rt::flat::<#elem, _, #n>(&#base))
         }
     }
 
