@@ -165,7 +165,7 @@ fn lane<T: Copy>(x: &[T], rows: usize, inner: usize, j: usize) -> Vec<T> {
 /// Contiguous rows: `arg_row`, `fold`/`reduce_rows`, `hardmax_row` over every length class.
 fn contiguous<T: Sample>(rng: &mut Rng, what: &str) {
     for len in [
-        1, 2, 3, 15, 16, 17, 31, 32, 33, 255, 256, 257, 1000, 1024, 1025, 3000,
+        1, 2, 3, 4, 5, 7, 8, 12, 15, 16, 17, 20, 31, 32, 33, 255, 256, 257, 1000, 1024, 1025, 3000,
     ] {
         for _ in 0..cases() {
             let x: Vec<T> = draw(rng, len);

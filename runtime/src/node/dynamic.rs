@@ -52,6 +52,10 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     y: &mut [i64],
     r: usize,
 ) {
+    if (2..SHORT_ROW).contains(&r) && x.len() <= SMALL_BLOCK {
+        // Small tensors: sixteen rows side by side, no setup.
+        return small::arg_rows::<T, D, LAST>(x, y, r);
+    }
     if kernels::arg_short_f32::<T, D, LAST>(x, y, r) {
         // f32 rows of 4 to 31: the optimized builds' kernels, one instance per length.
         return;
@@ -63,28 +67,34 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
         2 => arg_rows_short::<T, D, LAST, 2>(x, y),
         3 => arg_rows_short::<T, D, LAST, 3>(x, y),
         4 => arg_rows_short::<T, D, LAST, 4>(x, y),
-        r if r < SHORT_ROW && y.len() >= FEW_ROWS => {
-            // A tile of rows becomes `r` rows of as many lanes.
-            let mut t = [T::ZERO; SPREAD];
-            for (ys, xs) in y.chunks_mut(TILE).zip(x.chunks(TILE * r)) {
-                let n = ys.len().min(xs.len() / r);
-                let t = &mut t[..n * r];
-                for (k, row) in xs.chunks_exact(r).take(n).enumerate() {
-                    for (j, &v) in row.iter().enumerate() {
-                        if let Some(o) = t.get_mut(j * n + k) {
-                            *o = v;
-                        }
-                    }
-                }
-                lanes::<T, D, LAST>(t, &mut ys[..n], &mut [], n);
-            }
-        }
+        r if r < SHORT_ROW && y.len() >= FEW_ROWS => arg_rows_spread::<T, D, LAST>(x, y, r),
         r if r < SHORT_ROW => small::arg_rows::<T, D, LAST>(x, y, r),
         r => {
             for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
                 *o = arg_row::<T, D, LAST>(row) as i64;
             }
         }
+    }
+}
+
+/// [`arg_rows`] over many short rows: a tile of rows becomes `r` rows of as many lanes (a
+/// transposing copy), then the lane kernel. Not inlined: its tile (32 KiB of f32) would make
+/// every call of [`arg_rows`] probe that much stack, which cost a two-row model more than its
+/// kernel.
+#[inline(never)]
+fn arg_rows_spread<T: Element, D: Direction, const LAST: bool>(x: &[T], y: &mut [i64], r: usize) {
+    let mut t = [T::ZERO; SPREAD];
+    for (ys, xs) in y.chunks_mut(TILE).zip(x.chunks(TILE * r)) {
+        let n = ys.len().min(xs.len() / r);
+        let t = &mut t[..n * r];
+        for (k, row) in xs.chunks_exact(r).take(n).enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                if let Some(o) = t.get_mut(j * n + k) {
+                    *o = v;
+                }
+            }
+        }
+        lanes::<T, D, LAST>(t, &mut ys[..n], &mut [], n);
     }
 }
 
@@ -144,6 +154,13 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
 
 /// Folds each contiguous row of `n` of `x` into the matching element of `y`.
 pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+    if n > 4 && x.len() <= SMALL_BLOCK {
+        // Small tensors: row after row, without the dispatch over row lengths.
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+            *o = fold::<T, D>(*o, row);
+        }
+        return;
+    }
     if kernels::reduce_short_f32::<T, D>(y, x, n) {
         // f32 rows of 4 to 31: the optimized builds' kernels, one instance per length.
         return;

@@ -193,8 +193,9 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     if r == 0 {
         return;
     }
-    if x.len() < 4 * r {
-        // One to three rows: each one read in order (sixteen lanes would be mostly padding).
+    if x.len() < W * r {
+        // Fewer than sixteen rows: each one read in order (sixteen lanes would be partly
+        // padding, and their gathers cost more than the rows' own compares).
         for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
             let (mut best, mut i) = (D::identity::<T>(), 0);
             for (j, &e) in row.iter().enumerate() {
