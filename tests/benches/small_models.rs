@@ -58,14 +58,17 @@ onnx_aot::model!(mod reduce_max_default_axes_keepdims_random = "data/node/test_r
 onnx_aot::model!(mod reduce_min_default_axes_keepdims_example = "data/node/test_reduce_min_default_axes_keepdims_example/model.onnx");
 onnx_aot::model!(mod reduce_min_default_axes_keepdims_random = "data/node/test_reduce_min_default_axes_keepdims_random/model.onnx");
 
-/// The best of 20 runs of 2,000 calls, ns per call.
+/// The best of 20 runs of 2,000 calls, ns per call. The loop counts with `while` (an
+/// unoptimized `for` over a range is two calls per step, more than some models' release call).
 fn time(mut f: impl FnMut()) -> f64 {
     f();
     let mut best = f64::MAX;
     for _ in 0..20 {
         let t = Instant::now();
-        for _ in 0..2_000 {
+        let mut n = 0;
+        while n < 2_000 {
             f();
+            n += 1;
         }
         best = best.min(t.elapsed().as_nanos() as f64 / 2_000.0);
     }
@@ -87,11 +90,14 @@ macro_rules! models {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut save, mut ratio) = (None, None);
+    let (mut save, mut ratio, mut filter, mut repeat) = (None, None, None, 1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--save" => save = args.next(),
             "--ratio" => ratio = args.next(),
+            "--filter" => filter = args.next(),
+            // Time each model this many times (the best counts): long runs for a profiler.
+            "--repeat" => repeat = args.next().and_then(|n| n.parse().ok()).unwrap_or(1),
             _ => {}
         }
     }
@@ -113,10 +119,21 @@ fn main() {
         .unwrap_or_default();
     let mut out = String::new();
     let mut ratios = Vec::new();
+    // The harness alone: the timing loop and an empty call through a closure.
+    let empty = time(|| {
+        black_box(0u8);
+    });
+    println!(
+        "{:58} {empty:8.1} ns (an empty call, in every figure below)",
+        "(harness)"
+    );
     for (name, run) in models!(
         argmax_default_axis_example argmax_default_axis_example_select_last_index argmax_default_axis_random argmax_default_axis_random_select_last_index argmax_keepdims_example argmax_keepdims_example_select_last_index argmax_keepdims_random argmax_keepdims_random_select_last_index argmax_negative_axis_keepdims_example argmax_negative_axis_keepdims_example_select_last_index argmax_negative_axis_keepdims_random argmax_negative_axis_keepdims_random_select_last_index argmax_no_keepdims_example argmax_no_keepdims_example_select_last_index argmax_no_keepdims_random argmax_no_keepdims_random_select_last_index argmin_default_axis_example argmin_default_axis_example_select_last_index argmin_default_axis_random argmin_default_axis_random_select_last_index argmin_keepdims_example argmin_keepdims_example_select_last_index argmin_keepdims_random argmin_keepdims_random_select_last_index argmin_negative_axis_keepdims_example argmin_negative_axis_keepdims_example_select_last_index argmin_negative_axis_keepdims_random argmin_negative_axis_keepdims_random_select_last_index argmin_no_keepdims_example argmin_no_keepdims_example_select_last_index argmin_no_keepdims_random argmin_no_keepdims_random_select_last_index hardmax_axis_0 hardmax_axis_1 hardmax_axis_2 hardmax_default_axis hardmax_example hardmax_negative_axis hardmax_one_hot reduce_max_default_axes_keepdim_example reduce_max_default_axes_keepdims_random reduce_min_default_axes_keepdims_example reduce_min_default_axes_keepdims_random
     ) {
-        let ns = run();
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        let ns = (0..repeat).map(|_| run()).fold(f64::MAX, f64::min);
         out += &format!("{name}\t{ns:.1}\n");
         match debug.get(name) {
             Some(d) => {
