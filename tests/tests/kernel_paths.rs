@@ -266,6 +266,29 @@ fn strided<T: Sample>(rng: &mut Rng, what: &str) {
     let _ = arg_tile(1, 4);
 }
 
+/// Hardmax over many lanes and rows (from 256: spans of lanes, over 256 lanes, and over 1024 in
+/// several spans, each found tile by tile, then written whole), and over fewer rows (each tile
+/// written after its arg pass).
+fn strided_wide_hardmax<T: Sample>(rng: &mut Rng, what: &str) {
+    for rows in [3, 256] {
+        for inner in [300, 1100, 2100] {
+            let x: Vec<T> = draw(rng, rows * inner);
+            let mut h = vec![T::ONE; rows * inner];
+            kernels::hardmax_lanes(&x, &mut h, inner);
+            for j in 0..inner {
+                let at = ref_arg(&lane(&x, rows, inner, j), true, false);
+                for r in 0..rows {
+                    let want = if r == at { T::ONE } else { T::ZERO };
+                    assert!(
+                        h[r * inner + j] == want,
+                        "{what} hardmax {rows} rows of {inner}: lane {j} row {r}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Few lanes: the kernels that read several rows at a time, for every lane count under 16.
 fn narrow<T: Sample>(rng: &mut Rng, what: &str) {
     macro_rules! each {
@@ -328,6 +351,7 @@ fn all_paths<T: Sample>(what: &str, seed: u64) {
     contiguous::<T>(&mut rng, what);
     short_rows::<T>(&mut rng, what);
     strided::<T>(&mut rng, what);
+    strided_wide_hardmax::<T>(&mut rng, what);
     narrow::<T>(&mut rng, what);
     planes::<T>(&mut rng, what);
 }

@@ -64,6 +64,38 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     }
     // Whole rows only (generated code always passes them).
     let x = x.get(..rows * inner).unwrap_or(&[]);
+    if rows == 2 && !cfg!(feature = "small-code") {
+        // Two rows: each lane's one is in the second row exactly where it replaces the first
+        // (`take`), so the block is written in the same pass that reads it.
+        let (x0, x1) = x.split_at(inner);
+        let Some((y0, y1)) = y.get_mut(..2 * inner).map(|y| y.split_at_mut(inner)) else {
+            return;
+        };
+        for (((&a, &b), o0), o1) in x0.iter().zip(x1).zip(y0).zip(y1) {
+            let t = take::<T, Max, false>(a, b);
+            *o0 = if t { T::ZERO } else { T::ONE };
+            *o1 = if t { T::ONE } else { T::ZERO };
+        }
+        return;
+    }
+    if rows >= SPAN_ROWS && !cfg!(feature = "small-code") {
+        // Spans of lanes: every tile's rows found first, then the span's outputs written row
+        // by row (a whole block: one fill, then the ones).
+        // Spans sized to the lanes, so that a small block does not clear a large span's state.
+        if inner <= LANES {
+            hardmax_span::<T, LANES, LANES>(x, y, inner, 0, inner);
+        } else if inner <= TILE {
+            hardmax_span::<T, TILE, TILE>(x, y, inner, 0, inner);
+        } else {
+            let mut start = 0;
+            while start < inner {
+                let end = inner.min(start + SPAN);
+                hardmax_span::<T, SPAN, TILE>(x, y, inner, start, end);
+                start = end;
+            }
+        }
+        return;
+    }
     let mut start = 0;
     while start < inner {
         let end = inner.min(start + TILE);
@@ -76,6 +108,67 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
             hardmax_tile::<T, TILE>(x, y, inner, start, end);
         }
         start = end;
+    }
+}
+
+/// Blocks of at least this many rows take [`hardmax_span`]: over fewer, the tile's own write
+/// pass right after its arg pass was faster (rows of 20 and 80: 12–16%), over more, slower
+/// (rows of 1000 along the leading axis of `[1000, 524]`: 19%).
+const SPAN_ROWS: usize = 256;
+
+/// Lanes whose rows [`hardmax_span`] keeps (as `u32`: 4 KiB of stack).
+const SPAN: usize = 1024;
+
+/// The lanes `start..end` (at most `N`, found `M` at a time) of [`hardmax_lanes`]: the rows of
+/// their first maxima by the passes of `arg_lanes`, then zeros and ones. Writing the outputs
+/// after each tile of 256 lanes instead (a strided pass per tile) made Hardmax along the leading
+/// axis of `[1000, 524]` cost the arg pass plus 1.9x a plain write of the block.
+#[inline(always)]
+fn hardmax_span<T: Element, const N: usize, const M: usize>(
+    x: &[T],
+    y: &mut [T],
+    inner: usize,
+    start: usize,
+    end: usize,
+) {
+    let mut rows_of = [0u32; N];
+    let Some(rows_of) = rows_of.get_mut(..end - start) else {
+        return;
+    };
+    let mut tile = [0i64; M];
+    let mut t = start;
+    while t < end {
+        let e = end.min(t + M);
+        let Some(tile) = tile.get_mut(..e - t) else {
+            return;
+        };
+        if !arg_tile_pass::<T, Max, false, M, false>(x, tile, &mut [], inner, t, e) {
+            arg_tile_pass::<T, Max, false, M, true>(x, tile, &mut [], inner, t, e);
+        }
+        if let Some(out) = rows_of.get_mut(t - start..e - start) {
+            for (o, &r) in out.iter_mut().zip(tile.iter()) {
+                // Rows fit: `hardmax_lanes` checked that there are fewer than 2^32.
+                *o = r as u32;
+            }
+        }
+        t = e;
+    }
+    if start == 0 && end == inner {
+        fill(y, T::ZERO);
+    } else {
+        for row in y.chunks_exact_mut(inner) {
+            if let Some(outs) = row.get_mut(start..end) {
+                fill(outs, T::ZERO);
+            }
+        }
+    }
+    for (l, &r) in (start..end).zip(rows_of.iter()) {
+        if let Some(o) = (r as usize)
+            .checked_mul(inner)
+            .and_then(|i| y.get_mut(i + l))
+        {
+            *o = T::ONE;
+        }
     }
 }
 
