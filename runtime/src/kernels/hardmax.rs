@@ -192,12 +192,18 @@ fn hardmax_tile<T: Element, const N: usize>(
     {
         arg_tile_pass::<T, Max, false, N, true>(x, rows_of, &mut [], inner, start, end);
     }
+    // The rows as `u32` (fewer than 2^32: `hardmax_lanes` checked), which SSE2 compares four
+    // at a time (it has no 64-bit compare).
+    let mut rows32 = [0u32; N];
+    for (o, &i) in rows32.iter_mut().zip(rows_of.iter()) {
+        *o = i as u32;
+    }
     for (r, row) in y.chunks_exact_mut(inner).enumerate() {
         let Some(outs) = row.get_mut(start..end) else {
             return;
         };
-        for (o, &i) in outs.iter_mut().zip(rows_of.iter()) {
-            *o = if i == r as i64 { T::ONE } else { T::ZERO };
+        for (o, &i) in outs.iter_mut().zip(rows32.iter()) {
+            *o = if i == r as u32 { T::ONE } else { T::ZERO };
         }
     }
 }
