@@ -53,7 +53,7 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     r: usize,
 ) {
     if (2..SHORT_ROW).contains(&r) && x.len() <= SMALL_BLOCK {
-        // Small tensors: sixteen rows side by side, no setup.
+        // Small tensors: the small-work loops, no setup (row by row under sixteen rows).
         return small::arg_rows::<T, D, LAST>(x, y, r);
     }
     if kernels::arg_short_f32::<T, D, LAST>(x, y, r) {
