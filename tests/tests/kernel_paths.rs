@@ -227,7 +227,7 @@ fn short_rows<T: Sample>(rng: &mut Rng, what: &str) {
 /// both sides of the grouped pass (128 rows) and of whole chunks of sixteen lanes.
 fn strided<T: Sample>(rng: &mut Rng, what: &str) {
     for rows in [1, 2, 7, 127, 128, 129, 300] {
-        for inner in [16, 17, 40, 100] {
+        for inner in [16, 17, 40, 64, 100] {
             for _ in 0..cases().div_ceil(2) {
                 let x: Vec<T> = draw(rng, rows * inner);
                 let ctx = format!("{what} strided {rows} rows of {inner}");
@@ -239,6 +239,8 @@ fn strided<T: Sample>(rng: &mut Rng, what: &str) {
                 kernels::arg_lanes::<T, Min, true, 16>(&x, &mut yl, inner);
                 let mut acc = vec![Min::identity::<T>(); inner];
                 kernels::reduce_lanes_rows::<T, Min>(&mut acc, &x);
+                let mut acc_max = vec![Max::identity::<T>(); inner];
+                kernels::reduce_lanes_rows::<T, Max>(&mut acc_max, &x);
                 let mut h = vec![T::ONE; rows * inner];
                 kernels::hardmax_lanes(&x, &mut h, inner);
                 for j in 0..inner {
@@ -254,6 +256,10 @@ fn strided<T: Sample>(rng: &mut Rng, what: &str) {
                     assert!(
                         same(acc[j], ref_reduce(Min::identity::<T>(), &l, false)),
                         "{ctx}"
+                    );
+                    assert!(
+                        same(acc_max[j], ref_reduce(Max::identity::<T>(), &l, true)),
+                        "{ctx}: max of lane {j}"
                     );
                     for r in 0..rows {
                         let want = if r == at { T::ONE } else { T::ZERO };

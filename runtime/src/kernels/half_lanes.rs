@@ -36,6 +36,17 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
     if acc.iter().any(|&a| nan_bits(a, inf)) {
         return false;
     }
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if n >= super::half_avx2::LANES
+        && !cfg!(feature = "small-code")
+        && super::rows_f32::avx2::available()
+    {
+        // SAFETY: `available` found AVX2.
+        if unsafe { super::half_avx2::reduce_lanes::<D>(acc, x, inf) } {
+            first_nans(acc, x, inf);
+        }
+        return true;
+    }
     let mut nan = false;
     let mut seen = Summary::of(&[0; RL]);
     // Whole chunks of lanes, then the lanes past them as one more chunk that ends at `n` (it
@@ -76,21 +87,31 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
         }
     }
     if nan || seen.any_nan(inf) {
-        // The lanes that met a NaN hold a number or a NaN of the pass: each gets its first NaN.
-        for a in acc.iter_mut() {
-            if nan_bits(*a, inf) {
-                *a = 0;
-            }
+        first_nans(acc, x, inf);
+    }
+    true
+}
+
+/// After a pass of [`reduce_lanes_half`] that met a NaN: each lane of `acc` that met one (it
+/// holds a number or a NaN of the pass) gets the first NaN of its lane in `x`.
+#[inline(never)]
+fn first_nans(acc: &mut [u16], x: &[u16], inf: i16) {
+    let n = acc.len();
+    if n == 0 {
+        return;
+    }
+    for a in acc.iter_mut() {
+        if nan_bits(*a, inf) {
+            *a = 0;
         }
-        for row in x.chunks_exact(n) {
-            for (a, &v) in acc.iter_mut().zip(row) {
-                if nan_bits(v, inf) && !nan_bits(*a, inf) {
-                    *a = v;
-                }
+    }
+    for row in x.chunks_exact(n) {
+        for (a, &v) in acc.iter_mut().zip(row) {
+            if nan_bits(v, inf) && !nan_bits(*a, inf) {
+                *a = v;
             }
         }
     }
-    true
 }
 
 /// Where [`arg_tile_half`] writes: each lane's row into `y` and its element into `v` (when not

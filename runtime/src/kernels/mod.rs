@@ -12,6 +12,8 @@ mod arg_groups;
 mod arg_lanes;
 mod arg_row;
 mod gather;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod half_avx2;
 mod half_lanes;
 mod half_rows;
 mod hardmax;

@@ -21,7 +21,7 @@ use core::arch::x86_64::{
 use super::arg_row::arg_row;
 use super::index::{index, Index};
 
-mod avx2;
+pub(super) mod avx2;
 mod fixed;
 mod reduce;
 
