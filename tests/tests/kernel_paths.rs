@@ -226,7 +226,7 @@ fn short_rows<T: Sample>(rng: &mut Rng, what: &str) {
 /// Strided lanes: `arg_lanes`, `arg_lanes_values`, `reduce_lanes_rows`, `hardmax_lanes`, on
 /// both sides of the grouped pass (128 rows) and of whole chunks of sixteen lanes.
 fn strided<T: Sample>(rng: &mut Rng, what: &str) {
-    for rows in [1, 2, 7, 127, 128, 129, 300] {
+    for rows in [1, 2, 7, 8, 9, 20, 127, 128, 129, 300] {
         for inner in [16, 17, 40, 64, 100] {
             for _ in 0..cases().div_ceil(2) {
                 let x: Vec<T> = draw(rng, rows * inner);

@@ -15,6 +15,11 @@ pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
     8192
 };
 
+/// Blocks of fewer rows keep the SSE2 pass, inlined: the AVX2 one is a call per block (blocks of
+/// two rows of sixteen lanes ran 3x slower through it).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+const AVX2_ROWS: usize = 8;
+
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
 /// `u32` row number per lane) lives on the stack and stays within 8 KiB (256 bytes with the
 /// `small-code` feature). Over 128 rows and more, integers (without `small-code`) also keep up to
@@ -170,6 +175,21 @@ pub(super) fn arg_tile_pass<
                 one: 0,
             };
             return arg_tile_half::<D, LAST, TILE>(b, out, inner, start, end, inf_of::<T>());
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if !EXACT
+        && !cfg!(feature = "small-code")
+        && matches!(T::DTYPE, crate::DType::F32)
+        && end.saturating_sub(start) >= super::arg_lanes_avx2::LANES
+        && (AVX2_ROWS..GROUPED_ROWS).contains(&(x.len() / inner))
+        && super::rows_f32::avx2::available()
+    {
+        if let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) {
+            // SAFETY: `available` found AVX2.
+            return unsafe {
+                super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end)
+            };
         }
     }
     if !EXACT && x.len() / inner >= GROUPED_ROWS {

@@ -10,6 +10,8 @@
 
 mod arg_groups;
 mod arg_lanes;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod arg_lanes_avx2;
 mod arg_row;
 mod gather;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
