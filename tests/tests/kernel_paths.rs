@@ -332,17 +332,22 @@ fn narrow<T: Sample>(rng: &mut Rng, what: &str) {
 fn planes<T: Sample>(rng: &mut Rng, what: &str) {
     macro_rules! each {
         ($($n:literal)*) => {$(
-            for (planes, rows) in [(1, 3), (2, 40), (5, 100), (25, 7)] {
+            // (3, 450): several tiles of the f32 path (1024 elements).
+            for (planes, rows) in [(1, 3), (2, 40), (5, 100), (25, 7), (3, 450)] {
                 for _ in 0..cases().div_ceil(2) {
                     let x: Vec<T> = draw(rng, planes * rows * $n);
                     let mut y = vec![Min::identity::<T>(); rows];
                     kernels::reduce_planes::<T, Min, $n>(&mut y, &x, planes);
+                    let mut ymax = vec![Max::identity::<T>(); rows];
+                    kernels::reduce_planes::<T, Max, $n>(&mut ymax, &x, planes);
                     for k in 0..rows {
                         let all: Vec<T> = (0..planes)
                             .flat_map(|p| x[(p * rows + k) * $n..(p * rows + k + 1) * $n].to_vec())
                             .collect();
                         let want = ref_reduce(Min::identity::<T>(), &all, false);
                         assert!(same(y[k], want), "{what} planes {planes}x{rows}x{}: row {k}", $n);
+                        let want = ref_reduce(Max::identity::<T>(), &all, true);
+                        assert!(same(ymax[k], want), "{what} max planes {planes}x{rows}x{}: row {k}", $n);
                     }
                 }
             }

@@ -10,6 +10,9 @@ use crate::{Direction, Element};
 /// Elements of the tile the planes are folded into (kept on the stack: 1 KiB of `f32`).
 const TILE: usize = 256;
 
+/// Elements of the tile of the `f32` row kernels' path (`planes_then_rows`).
+const F32_TILE: usize = 1024;
+
 /// For `x` of `planes` planes of `y.len()` rows of `N` elements, folds every element of row `k`
 /// of every plane into `y[k]` (NaN-propagating: a NaN in `y` stays, otherwise a NaN of the rows
 /// is the result).
@@ -63,8 +66,8 @@ fn planes_then_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], planes: usiz
     if n == 0 || plane == 0 || planes == 0 || x.len() < planes * plane {
         return;
     }
-    let rows = (TILE / n).max(1);
-    let mut tile = [T::ZERO; TILE];
+    let rows = (F32_TILE / n).max(1);
+    let mut tile = [T::ZERO; F32_TILE];
     for (b, ys) in y.chunks_mut(rows).enumerate() {
         let at = b * rows * n;
         let len = ys.len() * n;

@@ -126,6 +126,10 @@ pub(in crate::kernels) fn fold_planes<T: Element, D: Direction>(
     if len < 16 || planes == 0 {
         return None;
     }
+    if avx2::available() {
+        // SAFETY: `available` found the features the kernel is compiled for.
+        return unsafe { avx2::fold_planes::<D>(tile, x, planes, plane, at) };
+    }
     let mut flags = zero();
     for c in (0..len).step_by(16) {
         // The last sixteen may overlap the ones before: the same lanes, folded the same.
