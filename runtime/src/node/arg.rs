@@ -63,6 +63,7 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
 /// the twin ran i64 ArgMax 1.6x faster). Other types take it up to
 /// [`kernels::ARG_ROW_MID`] elements per row.
 #[cfg(not(debug_assertions))]
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 #[inline(always)]
 const fn wide_compare<T: Thin>() -> bool {
     matches!(T::DTYPE, crate::DType::I64 | crate::DType::U64)
