@@ -11,31 +11,17 @@
 use core::arch::x86_64::{
     __m128i, __m256, __m256i, _mm256_and_si256, _mm256_blendv_epi8, _mm256_blendv_ps,
     _mm256_castps_si256, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmp_ps,
-    _mm256_cmpgt_epi32, _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_loadu_ps,
-    _mm256_max_epu32, _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps,
-    _mm256_or_si256, _mm256_set1_epi32, _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_ps,
-    _mm256_storeu_si256, _mm256_xor_si256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ,
-    _CMP_LT_OQ, _CMP_UNORD_Q,
+    _mm256_cmpgt_epi32, _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_max_epu32,
+    _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_or_si256,
+    _mm256_set1_epi32, _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_si256,
+    _mm256_xor_si256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
 };
 
+use super::rows_f32::avx2::{load8 as load, store8 as store};
 use crate::Direction;
 
 /// Lanes of a chunk: two vectors of eight.
 pub(super) const LANES: usize = 16;
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load(x: &[f32; 8]) -> __m256 {
-    // SAFETY: `x` holds eight `f32`s; `loadu` has no alignment requirement.
-    unsafe { _mm256_loadu_ps(x.as_ptr()) }
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store(y: &mut [f32; 8], v: __m256) {
-    // SAFETY: `y` holds eight `f32`s; `storeu` has no alignment requirement.
-    unsafe { _mm256_storeu_ps(y.as_mut_ptr(), v) }
-}
 
 /// Stores the four `u32` lanes of `r` into `y` as `i64`s.
 #[inline]

@@ -364,7 +364,7 @@ pub(in crate::kernels) unsafe fn fold_planes<D: Direction>(
 /// Stores `v` into `y`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store8(y: &mut [f32; 8], v: __m256) {
+pub(in crate::kernels) fn store8(y: &mut [f32; 8], v: __m256) {
     // SAFETY: `y` holds eight `f32`s; `storeu` has no alignment requirement.
     unsafe { _mm256_storeu_ps(y.as_mut_ptr(), v) }
 }
@@ -372,7 +372,7 @@ fn store8(y: &mut [f32; 8], v: __m256) {
 /// The eight elements of `x`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load8(x: &[f32; 8]) -> __m256 {
+pub(in crate::kernels) fn load8(x: &[f32; 8]) -> __m256 {
     // SAFETY: `x` holds eight `f32`s; `loadu` has no alignment requirement.
     unsafe { _mm256_loadu_ps(x.as_ptr()) }
 }
