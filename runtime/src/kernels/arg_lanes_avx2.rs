@@ -202,3 +202,81 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
     }
     _mm256_movemask_ps(nan) == 0
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use crate::kernels::rows_f32::avx2::SSE2_ONLY;
+    use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+    use crate::kernels::{arg_lanes_values, reduce_lanes_rows, reduce_planes};
+    use crate::{Max, Min};
+
+    /// The kernels that take an AVX2 path where the CPU has it (the strided f32 arg pass, the
+    /// strided f16 reduction, the planes' fold), each with and without it, against the
+    /// definitions: where the CPU has AVX2 this is the only check of their SSE2 forms.
+    #[test]
+    fn avx2_paths_and_their_sse2_forms_match_the_definitions() {
+        let mut g = Lcg(5);
+        for sse2 in [false, true] {
+            SSE2_ONLY.with(|c| c.set(sse2));
+            for (rows, inner) in [(8, 16), (9, 17), (20, 40), (127, 100)] {
+                for nan in [false, true] {
+                    let x: Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, nan)).collect();
+                    let lane = |j: usize| (0..rows).map(|r| x[r * inner + j]).collect::<Vec<_>>();
+                    let (mut y, mut v) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
+                    arg_lanes_values::<f32, Min, true, 256>(&x, &mut y, &mut v, inner);
+                    let (mut ym, mut vm) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
+                    arg_lanes_values::<f32, Max, false, 16>(&x, &mut ym, &mut vm, inner);
+                    for j in 0..inner {
+                        let l = lane(j);
+                        let ctx = std::format!("sse2 {sse2} {rows}x{inner} lane {j}");
+                        assert_eq!(y[j] as usize, naive_arg::<f32, Min>(&l, true), "{ctx}");
+                        assert_eq!(ym[j] as usize, naive_arg::<f32, Max>(&l, false), "{ctx}");
+                        let (a, b) = (v[j], l[y[j] as usize]);
+                        assert!(a == b || (a.is_nan() && b.is_nan()), "{ctx}");
+                    }
+                    // f16 bits through the strided reduction.
+                    let h: Vec<half::f16> = x.iter().map(|&e| half::f16::from_f32(e)).collect();
+                    let mut acc = std::vec![half::f16::NEG_INFINITY; inner];
+                    reduce_lanes_rows::<half::f16, Max>(&mut acc, &h);
+                    for j in 0..inner {
+                        let l: Vec<half::f16> = (0..rows).map(|r| h[r * inner + j]).collect();
+                        let want = if l.iter().any(|e| e.is_nan()) {
+                            f32::NAN
+                        } else {
+                            l.iter()
+                                .map(|e| e.to_f32())
+                                .fold(f32::NEG_INFINITY, f32::max)
+                        };
+                        let got = acc[j].to_f32();
+                        assert!(
+                            got == want || (got.is_nan() && want.is_nan()),
+                            "sse2 {sse2}"
+                        );
+                    }
+                    // Two axes apart: `rows` planes of `inner / 4` rows of four.
+                    let k = inner / 4;
+                    let mut y = std::vec![f32::INFINITY; k];
+                    reduce_planes::<f32, Min, 4>(&mut y, &x[..rows * k * 4], rows);
+                    for (i, &got) in y.iter().enumerate() {
+                        let all = (0..rows).flat_map(|p| &x[(p * k + i) * 4..(p * k + i + 1) * 4]);
+                        let want = all.fold(f32::INFINITY, |m, &e| {
+                            if m.is_nan() || e.is_nan() {
+                                f32::NAN
+                            } else {
+                                m.min(e)
+                            }
+                        });
+                        assert!(
+                            got == want || (got.is_nan() && want.is_nan()),
+                            "sse2 {sse2}"
+                        );
+                    }
+                }
+            }
+        }
+        SSE2_ONLY.with(|c| c.set(false));
+    }
+}

@@ -30,7 +30,22 @@ cpufeatures::new!(cpu, "avx2", "bmi1", "bmi2");
 /// the operating system): one relaxed atomic load after the first call.
 #[inline(always)]
 pub(in crate::kernels) fn available() -> bool {
+    #[cfg(test)]
+    if SSE2_ONLY.with(core::cell::Cell::get) {
+        return false;
+    }
     cpu::get()
+}
+
+#[cfg(test)]
+extern crate std;
+
+#[cfg(test)]
+std::thread_local! {
+    /// Set by a test to take the SSE2 paths on this thread even where the CPU has AVX2, so that
+    /// both forms of each kernel are checked on the machine that runs the tests.
+    pub(in crate::kernels) static SSE2_ONLY: core::cell::Cell<bool> =
+        const { core::cell::Cell::new(false) };
 }
 
 /// The index of the extreme of each contiguous row of `n` (from [`MIN_ROW`] to
