@@ -13,7 +13,7 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_rows(x, y, r);
     #[cfg(not(debug_assertions))]
-    wide!(super::wide::enough::<T>(x.len()) && r <= kernels::ARG_ROW_MID;
+    wide!(super::wide::enough::<T>(x.len()) && (r <= kernels::ARG_ROW_MID || wide_lanes::<T>());
         [T: Thin] [T] (x: &[T], y: &mut [T], r: usize) -> () {
         if r > 0 {
             for (x, y) in x.chunks_exact(r).zip(y.chunks_exact_mut(r)) {
@@ -21,6 +21,18 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
             }
         }
     });
+}
+
+/// Whether rows of `T` of any length take the AVX2 twin of [`hardmax_rows`]: 64-bit types,
+/// two to an SSE2 vector (and SSE2 has no 64-bit integer compare).
+#[cfg(not(debug_assertions))]
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+#[inline(always)]
+const fn wide_lanes<T: Thin>() -> bool {
+    matches!(
+        T::DTYPE,
+        crate::DType::F64 | crate::DType::I64 | crate::DType::U64
+    )
 }
 
 /// Hardmax of a few contiguous rows of `R` (a tiny model: fewer than eight rows of 32 to 128).
