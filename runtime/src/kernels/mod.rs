@@ -137,6 +137,23 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
     }
 }
 
+/// Reduces each contiguous row of `R` of `x`, which holds no NaN, into `y` by the f32 row
+/// kernels of x86-64 (rows of 4 to 16, AVX2): `false` (nothing done) where they do not take
+/// them.
+#[inline(always)]
+pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::reduce_rows_nan_free::<T, D, R>(y, x);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (y, x, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
 /// they take them (as [`reduce_rows_f32`]) and there are fewer than eight rows (a tiny model:
 /// over many rows the row kernels' fused clearing is faster): the rows' positions, then zeros

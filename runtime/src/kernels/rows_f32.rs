@@ -30,7 +30,9 @@ use crate::{DType, Direction, Element};
 pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
 use reduce::reduce_sse;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
-pub(super) use reduce::{fold_planes, reduce_rows, reduce_rows_const, row_extreme};
+pub(super) use reduce::{
+    fold_planes, reduce_rows, reduce_rows_const, reduce_rows_nan_free, row_extreme,
+};
 
 /// The longest rows this module takes: past them, the row kernels' sixteen lanes and early
 /// exits do as well.

@@ -12,7 +12,8 @@
 use core::arch::x86_64::{
     __m128, __m256, _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_extractf128_ps, _mm256_loadu_ps,
     _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set_m128,
-    _mm256_setzero_ps, _mm256_storeu_ps, _CMP_EQ_OQ, _CMP_UNORD_Q,
+    _mm256_setzero_ps, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    _CMP_EQ_OQ, _CMP_UNORD_Q,
 };
 
 use super::{across, load4, pick, spread, store, Values};
@@ -135,6 +136,69 @@ pub(in crate::kernels) unsafe fn reduce_rows<D: Direction, const N: usize>(
             *o = fold::<f32, D>(*o, row);
         }
     }
+}
+
+/// Reduces each contiguous row of `N` (4 to 16) of `x`, which holds no NaN, into the matching
+/// element of `y` (an accumulator that is NaN stays); other lengths do nothing. For the tiles
+/// of [`reduce_planes`](crate::kernels::reduce_planes), whose fold has already looked for NaN.
+/// Eight rows at a time: rows `k` and `k + 4` share a vector, one in each half, each folded
+/// into four lanes from loads of four (the last four first, so any length is covered), then the
+/// four vectors reduced together into the eight rows' extremes. Against the SSE2 kernel (four
+/// rows at a time, NaN checked on the way) this is about half the instructions per row.
+///
+/// # Safety
+/// The CPU must have the features [`available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn reduce_rows_nan_free<D: Direction, const N: usize>(
+    y: &mut [f32],
+    x: &[f32],
+) {
+    if !(4..=16).contains(&N) {
+        return;
+    }
+    let (outs, _) = y.as_chunks_mut::<8>();
+    let groups = x.chunks_exact(8 * N);
+    let done = groups.len().min(outs.len()) * 8;
+    for (g, o) in groups.zip(outs.iter_mut()) {
+        let pair = |k: usize| {
+            let (Some(lo), Some(hi)) = (g.get(k * N..(k + 1) * N), g.get((k + 4) * N..(k + 5) * N))
+            else {
+                return zero8();
+            };
+            let four = |r: &[f32], at: usize| {
+                r.get(at..)
+                    .and_then(<[f32]>::first_chunk::<4>)
+                    .map_or_else(super::zero, super::load4)
+            };
+            let mut m = _mm256_set_m128(four(hi, N - 4), four(lo, N - 4));
+            for at in (0..N - 4).step_by(4) {
+                m = pick8::<D>(_mm256_set_m128(four(hi, at), four(lo, at)), m);
+            }
+            m
+        };
+        let m = across_pairs::<D>(pair(0), pair(1), pair(2), pair(3));
+        // An accumulator that is NaN stays (`pick8` keeps `acc` when either is NaN).
+        store8(o, pick8::<D>(m, load8(o)));
+    }
+    if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * N..)) {
+        for (o, row) in ys.iter_mut().zip(rs.chunks_exact(N)) {
+            *o = fold::<f32, D>(*o, row);
+        }
+    }
+}
+
+/// The extremes of eight rows from four vectors that each hold two rows' four lanes (rows
+/// `k` and `k + 4` in `a`, `b`, `c`, `d` for `k` from 0 to 3), row `k` in lane `k`: the
+/// 16-byte halves reduced as [`across`](super::across) does.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn across_pairs<D: Direction>(a: __m256, b: __m256, c: __m256, d: __m256) -> __m256 {
+    let ab = pick8::<D>(_mm256_unpackhi_ps(a, b), _mm256_unpacklo_ps(a, b));
+    let cd = pick8::<D>(_mm256_unpackhi_ps(c, d), _mm256_unpacklo_ps(c, d));
+    pick8::<D>(
+        _mm256_shuffle_ps::<0b11_10_11_10>(ab, cd),
+        _mm256_shuffle_ps::<0b01_00_01_00>(ab, cd),
+    )
 }
 
 /// One row (at least eight elements) folded by the order alone into eight lanes, in two

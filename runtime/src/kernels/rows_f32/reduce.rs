@@ -81,6 +81,26 @@ pub(in crate::kernels) fn reduce_rows_const<T: Element, D: Direction, const R: u
     true
 }
 
+/// [`reduce_rows_const`] of rows that hold no NaN (the tiles of
+/// [`reduce_planes`](crate::kernels::reduce_planes), whose fold has looked for it): rows of 4
+/// to 16 by [`avx2::reduce_rows_nan_free`] where the CPU has it, `false` (nothing done)
+/// otherwise.
+#[inline(always)]
+pub(in crate::kernels) fn reduce_rows_nan_free<T: Element, D: Direction, const R: usize>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    let Some((y, x)) = f32_rows(y, x, R) else {
+        return false;
+    };
+    if !(4..=16).contains(&R) || !avx2::available() {
+        return false;
+    }
+    // SAFETY: `available` found the features the kernel is compiled for.
+    unsafe { avx2::reduce_rows_nan_free::<D, R>(y, x) };
+    true
+}
+
 /// [`reduce_rows`] of `f32`s, by groups of four rows; the rows after the last group, and
 /// groups with a NaN, by the exact fold. (No closures here: one was left out of line, without
 /// the constant row length, and ran 1.8x slower.)

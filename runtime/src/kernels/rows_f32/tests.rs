@@ -264,3 +264,48 @@ fn long_rows_match_the_definition() {
         }
     }
 }
+
+#[cfg(not(feature = "small-code"))]
+/// The NaN-free reduction of the planes' tiles (rows of 4 to 16, eight at a time in AVX2)
+/// against the definition: ties, zeros of both signs, infinities, accumulators that are NaN,
+/// and rows past the last group of eight; other lengths, and CPUs without AVX2, do nothing.
+#[test]
+fn nan_free_rows_match_the_definition() {
+    fn check<D: Direction, const N: usize>(g: &mut Lcg) {
+        for rows in [0, 1, 7, 8, 9, 16, 23, 64] {
+            let x: Vec<f32> = (0..rows * N).map(|_| f32_pool(g, false)).collect();
+            let acc: Vec<f32> = (0..rows)
+                .map(|r| {
+                    if r % 5 == 3 {
+                        f32::NAN
+                    } else {
+                        f32_pool(g, false)
+                    }
+                })
+                .collect();
+            let mut y = acc.clone();
+            let done = reduce_rows_nan_free::<f32, D, N>(&mut y, &x);
+            assert_eq!(done, (4..=16).contains(&N) && avx2::available(), "{N}");
+            if !done {
+                assert!(y.iter().zip(&acc).all(|(a, b)| a.to_bits() == b.to_bits()));
+                continue;
+            }
+            for (k, (&got, &a)) in y.iter().zip(&acc).enumerate() {
+                let want = naive_fold::<D>(a, &x[k * N..(k + 1) * N]);
+                // Of equal values either may stand (a zero's sign is unspecified).
+                assert!(
+                    got == want || (got.is_nan() && want.is_nan()),
+                    "{N} rows {rows} row {k}: {got} {want}"
+                );
+            }
+        }
+    }
+    let mut g = Lcg(11);
+    macro_rules! each {
+        ($($n:literal)*) => {$(
+            check::<Max, $n>(&mut g);
+            check::<crate::Min, $n>(&mut g);
+        )*};
+    }
+    each!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17);
+}
