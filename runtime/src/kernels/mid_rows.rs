@@ -72,7 +72,7 @@ pub(super) fn arg_row_mid<T: Element, D: Direction, const LAST: bool, const CLEA
         return Some(0);
     }
     let c = if LAST {
-        63 - flags.leading_zeros() as usize
+        super::shared::highest_bit(flags)
     } else {
         flags.trailing_zeros() as usize
     };

@@ -475,27 +475,12 @@ fn arg_sse<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
     }
 }
 
-/// The index of the highest set bit of `bits` (not zero; 0 if it is): one `bsr` into a register
-/// zeroed first. `bsr` leaves its destination as it was for a zero operand, so the hardware
-/// waits for that register's last writer; the compiler, which treats the destination as
-/// written, does not break that dependency, and in the generated nodes it chained the rows'
-/// searches (ArgMin `select_last_index` over rows of 20 1.18x slower than the form read from
-/// the exponent of `bits` as an `f64`; with the zeroed destination 1.16-1.19x faster than it).
+/// The index of the highest set bit of `bits` (not zero; 0 if it is), by
+/// [`shared::highest_bit`](super::shared::highest_bit): with the exponent of `bits` as an
+/// `f64`, ArgMin `select_last_index` over rows of 20 ran 1.16-1.19x slower.
 #[inline(always)]
 fn highest_bit(bits: u32) -> usize {
-    let mut at: u32 = 0;
-    // SAFETY: `bsr` reads and writes registers only. The destination starts from a zero the
-    // compiler materializes (`xor`, which breaks the dependency on its old value that `bsr`
-    // keeps); `bits | 1` is never zero, so `bsr` always writes it.
-    unsafe {
-        core::arch::asm!(
-            "bsr {at:e}, {b:e}",
-            at = inout(reg) at,
-            b = in(reg) bits | 1,
-            options(pure, nomem, nostack)
-        );
-    }
-    at as usize
+    super::shared::highest_bit(u64::from(bits))
 }
 
 /// Lane by lane, whether `a` is strictly more extreme than `b` (false with a NaN), as a mask.

@@ -9,6 +9,7 @@ use core::arch::x86_64::{
     _mm_or_si128, _mm_set1_epi8, _mm_srli_si128,
 };
 
+use super::shared::highest_bit;
 use crate::Direction;
 
 /// Bytes per step: four vectors.
@@ -113,12 +114,12 @@ pub(super) fn arg_row<D: Direction, const LAST: bool>(x: &[u8]) -> Option<usize>
     if LAST {
         let bits = equal_bits(load4(tail), m);
         if bits != 0 {
-            return Some(tail_at + 63 - bits.leading_zeros() as usize);
+            return Some(tail_at + highest_bit(bits));
         }
         for (i, s) in steps.iter().enumerate().rev() {
             let v = load4(s);
             if any_equal(v, m) {
-                return Some(i * STEP + 63 - equal_bits(v, m).leading_zeros() as usize);
+                return Some(i * STEP + highest_bit(equal_bits(v, m)));
             }
         }
     } else {
