@@ -41,13 +41,7 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
 ) {
     if super::rows_f32_fit::<T>(N) {
         if planes == 1 {
-            // The row kernels' entry for a constant length, inlined: `reduce_rows` is left to
-            // the optimizer, which once kept it out of line here (ReduceMin rows of 2 1.14x
-            // slower).
-            let x = x.get(..y.len() * N).unwrap_or(&[]);
-            if !super::reduce_rows_f32_const::<T, D, N>(y, x) {
-                super::reduce_rows::<T, D>(y, x, N);
-            }
+            super::reduce_rows::<T, D>(y, x.get(..y.len() * N).unwrap_or(&[]), N);
         } else {
             planes_then_rows::<T, D, N>(y, x, planes);
         }

@@ -20,6 +20,7 @@ use core::arch::x86_64::{
 
 use super::arg_row::arg_row;
 use super::index::{index, Index};
+use super::shared::highest_bit;
 
 pub(super) mod avx2;
 mod fixed;
@@ -475,14 +476,6 @@ fn arg_sse<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
     }
 }
 
-/// The index of the highest set bit of `bits` (not zero; 0 if it is), by
-/// [`shared::highest_bit`](super::shared::highest_bit): with the exponent of `bits` as an
-/// `f64`, ArgMin `select_last_index` over rows of 20 ran 1.16-1.19x slower.
-#[inline(always)]
-fn highest_bit(bits: u32) -> usize {
-    super::shared::highest_bit(u64::from(bits))
-}
-
 /// Lane by lane, whether `a` is strictly more extreme than `b` (false with a NaN), as a mask.
 #[inline(always)]
 fn better<D: Direction>(a: __m128, b: __m128) -> __m128 {
@@ -545,7 +538,7 @@ fn position<const LAST: bool>(row: &[f32], splat: __m128) -> usize {
         for b in (0..blocks).rev() {
             let bits = block(b);
             if bits != 0 {
-                return b * 32 + highest_bit(bits);
+                return b * 32 + highest_bit(u64::from(bits));
             }
         }
     } else {

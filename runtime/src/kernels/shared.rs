@@ -272,3 +272,18 @@ pub(super) fn nan_pairs<T: Element>(nans: &mut [u32; LANES / 2], ch: &[T; LANES]
         *n |= u32::from(v.is_nan() | w.is_nan()).wrapping_neg();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::highest_bit;
+
+    #[test]
+    fn highest_bits() {
+        for i in 0..64 {
+            assert_eq!(highest_bit(1 << i), i);
+            assert_eq!(highest_bit((1 << i) | 1), i);
+            assert_eq!(highest_bit(u64::MAX >> (63 - i)), i);
+        }
+        assert_eq!(highest_bit(0), 0);
+    }
+}

@@ -170,15 +170,6 @@ fn the_constant_lengths_are_4_to_31() {
 }
 
 #[test]
-fn highest_bits() {
-    for i in 0..32 {
-        assert_eq!(highest_bit(1 << i), i);
-        assert_eq!(highest_bit((1 << i) | 1), i);
-        assert_eq!(highest_bit(u32::MAX >> (31 - i)), i);
-    }
-}
-
-#[test]
 fn only_f32_and_the_lengths_it_handles_are_taken() {
     if cfg!(feature = "small-code") {
         assert!(!fits::<f32>(2) && !fits::<f32>(4) && !fits::<f32>(MAX_ROW));
