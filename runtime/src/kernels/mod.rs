@@ -155,25 +155,26 @@ pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>
 }
 
 /// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
-/// they take them (as [`reduce_rows_f32`]) and there are fewer than eight rows (a tiny model:
-/// over many rows the row kernels' fused clearing is faster): the rows' positions, then zeros
-/// and the ones; `false` (nothing done) otherwise.
+/// they take them (as [`reduce_rows_f32`]): a tile of rows' positions, then the tile's zeros and
+/// ones; `false` (nothing done) otherwise.
 #[inline(always)]
 pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bool {
-    // Fewer than eight rows: the generator's `FewRows` bound, and `hardmax_rows_short`'s.
-    const ROWS: usize = 8;
-    if !rows_f32_fit::<T>(n) || x.len() != y.len() || x.len() >= ROWS * n {
+    /// Rows whose positions are found before their outputs are written (256 bytes of stack).
+    const TILE: usize = 64;
+    if !rows_f32_fit::<T>(n) || x.len() != y.len() {
         return false;
     }
-    let mut at = [0u32; ROWS];
-    let at = at.get_mut(..x.len() / n).unwrap_or(&mut []);
-    if !arg_rows_f32::<T, Max, false, u32>(x, at, n) {
-        return false;
-    }
-    fill(y, T::ZERO);
-    for (out, &a) in y.chunks_exact_mut(n).zip(at.iter()) {
-        if let Some(o) = out.get_mut(a as usize) {
-            *o = T::ONE;
+    let mut at = [0u32; TILE];
+    for (xs, ys) in x.chunks(TILE * n).zip(y.chunks_mut(TILE * n)) {
+        let at = at.get_mut(..xs.len() / n).unwrap_or(&mut []);
+        if !arg_rows_f32::<T, Max, false, u32>(xs, at, n) {
+            return false;
+        }
+        fill(ys, T::ZERO);
+        for (out, &a) in ys.chunks_exact_mut(n).zip(at.iter()) {
+            if let Some(o) = out.get_mut(a as usize) {
+                *o = T::ONE;
+            }
         }
     }
     true

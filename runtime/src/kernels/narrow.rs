@@ -148,7 +148,7 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         return;
     }
     if R > 4 && super::hardmax_rows_f32::<T>(x, y, R) {
-        // A few f32 rows (a tiny model): by the x86-64 row kernels.
+        // f32 rows: by the x86-64 row kernels, a tile of positions and then its outputs.
         return;
     }
     let (rows, _) = x.as_chunks::<R>();
