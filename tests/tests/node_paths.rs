@@ -281,10 +281,10 @@ fn wide_rows() -> bool {
 /// Many contiguous rows, short (the f32 kernels' groups of four rows) and of 32 to 128 (the
 /// AVX2 builds' own row path, `arg_row_wide`, in nodes of 256 elements and more) and longer, in
 /// all four modes; with the fused values (`arg_rows_values`: optimized x86-64 builds take f32
-/// rows of 2 and 4 to 128 in one pass, debug builds rows of 8 to 128 on CPUs with AVX2, and
-/// every other case says it did nothing).
+/// rows of 2 and 4 to 128 in one pass, and longer ones on CPUs with AVX2; debug builds rows of
+/// 8 to 128 on CPUs with AVX2; every other case says it did nothing).
 fn arg_rows_case<T: Pool>(g: &mut Lcg) {
-    for (r, rows) in [2, 3, 4, 7, 20, 31, 32, 33, 40, 64, 100, 128, 129, 300]
+    for (r, rows) in [2, 3, 4, 7, 20, 31, 32, 33, 40, 64, 100, 128, 129, 300, 2100]
         .into_iter()
         .map(|r| (r, 21))
         // 64 short rows and more: the debug builds' transposing tile for other types than f32.
@@ -333,7 +333,7 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                     && if cfg!(debug_assertions) {
                         (8..=128).contains(&r) && wide_rows()
                     } else {
-                        r == 2 || (4..=128).contains(&r)
+                        r == 2 || (4..=128).contains(&r) || (r > 128 && wide_rows())
                     };
                 assert_eq!(fused, expected, "fused rows taken {what}");
                 if fused {

@@ -116,6 +116,19 @@ pub(crate) const fn rows_f32_fit<T: Element>(n: usize) -> bool {
     }
 }
 
+/// Whether [`arg_rows_f32`] may take rows of `n` of `T` that [`rows_f32_fit`] does not: the
+/// long rows of the AVX2 kernel (it says `false` on CPUs without AVX2).
+#[inline(always)]
+pub(crate) const fn long_rows_f32_fit<T: Element>(n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::long_fits::<T>(n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (n, core::marker::PhantomData::<T>);
+        false
+    }
+}
+
 /// Folds the parts of `planes` planes of `plane` elements of `x` (each from `at`, as long as
 /// `tile`) element by element into `tile` by the f32 kernels of x86-64, by the order alone:
 /// whether they hold a NaN, or `None` (nothing done) where those kernels are not built, for
@@ -161,7 +174,7 @@ pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>
 pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bool {
     /// Rows whose positions are found before their outputs are written (256 bytes of stack).
     const TILE: usize = 64;
-    if !rows_f32_fit::<T>(n) || x.len() != y.len() {
+    if !(rows_f32_fit::<T>(n) || long_rows_f32_fit::<T>(n)) || x.len() != y.len() {
         return false;
     }
     let mut at = [0u32; TILE];

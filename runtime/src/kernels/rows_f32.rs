@@ -24,6 +24,7 @@ use super::shared::highest_bit;
 
 pub(super) mod avx2;
 mod fixed;
+mod long;
 mod reduce;
 
 use crate::{DType, Direction, Element};
@@ -65,6 +66,13 @@ pub(super) const fn fits<T: Element>(n: usize) -> bool {
     !cfg!(feature = "small-code")
         && matches!(T::DTYPE, DType::F32)
         && (n == 2 || (n >= 4 && n <= MAX_ROW))
+}
+
+/// Whether contiguous rows of `n` elements of `T` take the long-row arg kernel ([`long`]) where
+/// the CPU has AVX2.
+#[inline(always)]
+pub(super) const fn long_fits<T: Element>(n: usize) -> bool {
+    !cfg!(feature = "small-code") && matches!(T::DTYPE, DType::F32) && n > MAX_ROW
 }
 
 // Safe wrappers of the SSE/SSE2 intrinsics used here. SAFETY (every block below): this module
@@ -314,6 +322,14 @@ pub(super) fn arg_rows_values<
     v: &mut [T],
     n: usize,
 ) -> bool {
+    if long_fits::<T>(n) && avx2::available() {
+        let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
+            return false;
+        };
+        // SAFETY: `available` found the features the kernel is compiled for.
+        unsafe { long::arg_long_rows::<D, LAST, VALUES, I>(x, y, v, n) };
+        return true;
+    }
     if !fits::<T>(n) {
         return false;
     }

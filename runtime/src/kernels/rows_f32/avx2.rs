@@ -478,19 +478,19 @@ fn unord(a: __m256, b: __m256) -> __m256 {
 /// Lanes where `a == b`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn eq(a: __m256, b: __m256) -> __m256 {
+pub(super) fn eq(a: __m256, b: __m256) -> __m256 {
     _mm256_cmp_ps::<_CMP_EQ_OQ>(a, b)
 }
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn or(a: __m256, b: __m256) -> __m256 {
+pub(super) fn or(a: __m256, b: __m256) -> __m256 {
     _mm256_or_ps(a, b)
 }
 
 /// The sign bits of the eight lanes.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mask(a: __m256) -> u32 {
+pub(super) fn mask(a: __m256) -> u32 {
     _mm256_movemask_ps(a).cast_unsigned()
 }
