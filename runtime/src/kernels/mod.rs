@@ -174,7 +174,11 @@ pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>
 pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bool {
     /// Rows whose positions are found before their outputs are written (256 bytes of stack).
     const TILE: usize = 64;
-    if !(rows_f32_fit::<T>(n) || long_rows_f32_fit::<T>(n)) || x.len() != y.len() {
+    // (Positions are kept as `u32`: rows longer than that take the other kernels.)
+    if !(rows_f32_fit::<T>(n) || long_rows_f32_fit::<T>(n))
+        || x.len() != y.len()
+        || n > u32::MAX as usize
+    {
         return false;
     }
     let mut at = [0u32; TILE];
