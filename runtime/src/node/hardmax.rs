@@ -45,10 +45,7 @@ const fn wide_lanes<T: Thin>() -> bool {
 /// Hardmax of a few contiguous rows of `R` (a tiny model: fewer than eight rows of 32 to 128).
 #[inline(always)]
 pub fn hardmax_rows_few<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
-    #[cfg(not(debug_assertions))]
-    if kernels::hardmax_rows_f32(x, y, R) {
-        return;
-    }
+    // `hardmax_rows` tries the f32 row kernels first (with the length a constant here).
     hardmax_rows(x, y, R);
 }
 
