@@ -110,7 +110,8 @@ impl Best {
 /// writes them all).
 ///
 /// Each chunk of lanes goes down all the rows at once (callers pass blocks of fewer than
-/// `GROUPED_ROWS` rows, whose lines a chunk leaves in L1 for the next one) and writes its
+/// `GROUPED_ROWS` rows, whose lines a chunk leaves in L1 for the next one, or blocks of any rows
+/// within 256 KiB, which stay in L2) and writes its
 /// lanes' rows and values straight from its registers; the lanes past the whole chunks are one
 /// more chunk that ends at `end` (overlapping the one before, which it writes again alike).
 ///
@@ -221,7 +222,14 @@ mod tests {
         let mut g = Lcg(5);
         for sse2 in [false, true] {
             SSE2_ONLY.with(|c| c.set(sse2));
-            for (rows, inner) in [(8, 16), (9, 17), (20, 40), (127, 100)] {
+            for (rows, inner) in [
+                (8, 16),
+                (9, 17),
+                (20, 40),
+                (127, 100),
+                (200, 16),
+                (1001, 33),
+            ] {
                 for nan in [false, true] {
                     let x: Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, nan)).collect();
                     let lane = |j: usize| (0..rows).map(|r| x[r * inner + j]).collect::<Vec<_>>();
