@@ -5,6 +5,14 @@
 pub trait Index: Copy {
     /// The index `i` (less than `isize::MAX`, as every index of a slice is) in this type.
     fn from_index(i: usize) -> Self;
+
+    /// `y` as INT64 indices, if this is `i64` (kernels that store indices in vectors take it).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_int64(y: &mut [Self]) -> Option<&mut [i64]> {
+        let _ = y;
+        None
+    }
 }
 
 macro_rules! index {
@@ -19,7 +27,21 @@ macro_rules! index {
         }
     )*};
 }
-index!(i8 i16 i32 i64 u8 u16 u32 u64 f32 f64);
+index!(i8 i16 i32 u8 u16 u32 u64 f32 f64);
+
+impl Index for i64 {
+    #[inline(always)]
+    fn from_index(i: usize) -> Self {
+        #[allow(clippy::cast_possible_wrap)]
+        let i = i as i64;
+        i
+    }
+
+    #[inline(always)]
+    fn as_int64(y: &mut [Self]) -> Option<&mut [i64]> {
+        Some(y)
+    }
+}
 
 /// The index `i` as `I` (see [`Index`]).
 ///

@@ -181,6 +181,16 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
     {
         return false;
     }
+    // Rows of two: eight at a time in AVX2 vectors, where the CPU has them.
+    // Without them, the other kernels do rows of two one by one (a tile of positions measured
+    // 10% slower for them).
+    let done = if n == 2 { hardmax_pairs_f32(x, y) } else { 0 };
+    if n == 2 && done == 0 {
+        return false;
+    }
+    let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done * n..)) else {
+        return true;
+    };
     let mut at = [0u32; TILE];
     for (xs, ys) in x.chunks(TILE * n).zip(y.chunks_mut(TILE * n)) {
         let at = at.get_mut(..xs.len() / n).unwrap_or(&mut []);
@@ -195,6 +205,19 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
         }
     }
     true
+}
+
+/// Hardmax of rows of two `f32`s by the AVX2 kernel where the CPU has it: the rows done (whole
+/// groups of eight), 0 elsewhere.
+#[inline(always)]
+fn hardmax_pairs_f32<T: Element>(x: &[T], y: &mut [T]) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::hardmax_pairs::<T>(x, y);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (x, y);
+        0
+    }
 }
 
 /// [`arg_rows_f32`] with INT64 indices, writing each row's extreme into `v` too (a ReduceMax or

@@ -25,6 +25,7 @@ use super::shared::highest_bit;
 pub(super) mod avx2;
 mod fixed;
 mod long;
+mod pairs;
 mod reduce;
 
 use crate::{DType, Direction, Element};
@@ -345,6 +346,20 @@ pub(super) fn arg_rows_values<
     true
 }
 
+/// Hardmax of rows of two `f32`s of `x` into `y` by the AVX2 kernel ([`pairs`]) where the CPU
+/// has it: the rows done (whole groups of eight), 0 otherwise (nothing done).
+#[inline(always)]
+pub(super) fn hardmax_pairs<T: Element>(x: &[T], y: &mut [T]) -> usize {
+    if !fits::<T>(2) || !avx2::available() {
+        return 0;
+    }
+    let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
+        return 0;
+    };
+    // SAFETY: `available` found AVX2.
+    unsafe { pairs::hardmax_pairs(x, y) }
+}
+
 /// The values an arg kernel writes with `VALUES`, one per row in order.
 pub(super) struct Values<'a, const VALUES: bool> {
     v: &'a mut [f32],
@@ -395,6 +410,21 @@ fn arg_f32<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
     if n != 2 {
         return arg_sse::<D, LAST, VALUES, I>(x, y, v, n);
     }
+    let mut done = 0;
+    if avx2::available() {
+        if let Some(y) = I::as_int64(y) {
+            // SAFETY: `available` found AVX2.
+            done = unsafe { pairs::arg_pairs::<D, LAST, VALUES>(x, y, v) };
+        }
+    }
+    let (Some(x), Some(y)) = (x.get(done * 2..), y.get_mut(done..)) else {
+        return;
+    };
+    let v = if VALUES {
+        v.get_mut(done..).unwrap_or(&mut [])
+    } else {
+        v
+    };
     let mut vals = Values::<VALUES>::new(v);
     let (outs, _) = y.as_chunks_mut::<4>();
     let groups = x.chunks_exact(8);

@@ -106,6 +106,14 @@ pub(in crate::kernels) fn reduce_rows_nan_free<T: Element, D: Direction, const R
 /// the constant row length, and ran 1.8x slower.)
 #[inline(always)]
 pub(in crate::kernels) fn reduce_sse<D: Direction>(y: &mut [f32], x: &[f32], n: usize) {
+    let mut done = 0;
+    if n == 2 && avx2::available() {
+        // SAFETY: `available` found AVX2.
+        done = unsafe { super::pairs::reduce_pairs::<D>(y, x) };
+    }
+    let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * n..)) else {
+        return;
+    };
     let (outs, _) = y.as_chunks_mut::<4>();
     let groups = x.chunks_exact(4 * n);
     let done = groups.len().min(outs.len()) * 4;

@@ -152,9 +152,44 @@ fn lengths<D: Direction>(g: &mut Lcg) {
 #[cfg(not(feature = "small-code"))]
 #[test]
 fn f32_rows_match_the_definition() {
-    let mut g = Lcg(21);
-    lengths::<Max>(&mut g);
-    lengths::<crate::Min>(&mut g);
+    // Twice where the CPU has AVX2: rows of two take it inside the SSE2 kernel's entry points
+    // (`arg_f32`, `reduce_sse`), so the second time checks their SSE2 forms.
+    for sse2 in [false, true] {
+        avx2::SSE2_ONLY.with(|c| c.set(sse2));
+        let mut g = Lcg(21);
+        lengths::<Max>(&mut g);
+        lengths::<crate::Min>(&mut g);
+    }
+    avx2::SSE2_ONLY.with(|c| c.set(false));
+}
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn hardmax_of_pairs_matches_the_definition() {
+    // Rows of two through the AVX2 kernel (eight rows at a time) and the rows it leaves: 1 at
+    // the first maximum or the first NaN, 0 at the other, whatever the pair holds.
+    let mut g = Lcg(4);
+    for rows in [0, 1, 7, 8, 9, 16, 23, 64, 131] {
+        for nan in [false, true] {
+            let x: Vec<f32> = (0..rows * 2).map(|_| f32_pool(&mut g, nan)).collect();
+            let mut y = std::vec![-1.0f32; rows * 2];
+            let done = hardmax_pairs::<f32>(&x, &mut y);
+            let whole = if avx2::available() { rows / 8 * 8 } else { 0 };
+            assert_eq!(done, whole, "{rows} rows");
+            for (i, (row, out)) in x
+                .chunks_exact(2)
+                .zip(y.chunks_exact(2))
+                .enumerate()
+                .take(done)
+            {
+                let at = naive_arg::<f32, Max>(row, false);
+                let want = [f32::from(u8::from(at == 0)), f32::from(u8::from(at == 1))];
+                assert_eq!(out, want, "row {i} of {rows}: {row:?}");
+            }
+            // The rows past the whole groups are left to the caller.
+            assert!(y[done * 2..].iter().all(|&v| v == -1.0), "{rows} rows");
+        }
+    }
 }
 
 #[cfg(not(feature = "small-code"))]
