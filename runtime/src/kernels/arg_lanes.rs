@@ -79,37 +79,58 @@ pub fn arg_lanes_values<T: Element, D: Direction, const LAST: bool, const TILE: 
     arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
 }
 
-/// [`arg_lanes_values`] always inlined: the node shims call it for blocks of few rows, where a
-/// call per block that LLVM left out of line (keeping the lane count a run-time value) runs 4-5x
-/// slower (ArgMax `[16384, 2, 16]` over axis 1: 307 us, against 59 us for the ArgMin it
-/// happened to inline). Blocks of many rows keep the call: inlined there, ArgMax `[409, 80, 16]`
-/// took 166 us instead of 116.
 /// Lanes from which blocks of two rows take [`arg_two_rows`].
 #[cfg_attr(debug_assertions, allow(dead_code))]
 pub(crate) const TWO_ROWS_LANES: usize = 64;
 
 /// The arg-reduction of blocks of two rows of `inner` lanes: each lane's index is one
-/// comparison, no running state to carry. ArgMax `[2, 262144]` 207 -> 148 us against the
-/// tiles; blocks of a few lanes (`[16384, 2, 16]`) and the fused values (`max+argmax`) measured
-/// 3-10% slower this way and keep the tiles (the shims take it from [`TWO_ROWS_LANES`]).
+/// comparison, no running state to carry; with `v` not empty, each lane's element there too
+/// (the fused ReduceMax or ReduceMin). ArgMax `[2, 262144]` 207 -> 148 us against the tiles;
+/// blocks of a few lanes (`[16384, 2, 16]`) measured 3-10% slower this way and keep the tiles
+/// (the shims take it from [`TWO_ROWS_LANES`]). `f32` where the CPU has AVX2 goes eight lanes
+/// per compare, and only it takes the fused values (`max+argmax`) this way
+/// ([`two_rows_f32_fit`](super::two_rows_f32_fit)): AMD EPYC (Zen 3), ArgMax `[2, 262144]`
+/// 171 -> 71 us, `max+argmax` 239 -> 116 us (over `[16384, 2, 16]` it measured 1.2-1.9x slower
+/// than the tiles, which the shims' AVX2 twins vectorize).
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn arg_two_rows<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
+    v: &mut [T],
     inner: usize,
 ) {
     if inner == 0 {
         return;
     }
+    if super::two_rows_f32::<T, D, LAST>(x, y, v, inner) {
+        return;
+    }
+    let values = !v.is_empty();
+    let mut vs = v.chunks_exact_mut(inner);
     for (x, y) in x.chunks_exact(2 * inner).zip(y.chunks_exact_mut(inner)) {
         let (a, b) = x.split_at(inner);
+        let mut v = if values {
+            vs.next().unwrap_or(&mut [])
+        } else {
+            &mut []
+        }
+        .iter_mut();
         for ((o, &a), &b) in y.iter_mut().zip(a).zip(b) {
-            *o = i64::from(take::<T, D, LAST>(a, b));
+            let second = take::<T, D, LAST>(a, b);
+            *o = i64::from(second);
+            if let Some(slot) = v.next() {
+                *slot = if second { b } else { a };
+            }
         }
     }
 }
 
+/// [`arg_lanes_values`] always inlined: the node shims call it for blocks of few rows, where a
+/// call per block that LLVM left out of line (keeping the lane count a run-time value) runs 4-5x
+/// slower (ArgMax `[16384, 2, 16]` over axis 1: 307 us, against 59 us for the ArgMin it
+/// happened to inline). Blocks of many rows keep the call: inlined there, ArgMax `[409, 80, 16]`
+/// took 166 us instead of 116.
 #[inline(always)]
 pub(crate) fn arg_lanes_inlined<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],

@@ -207,6 +207,38 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
     true
 }
 
+/// Whether blocks of two rows of `T` (of [`TWO_ROWS_LANES`] lanes or more) take the AVX2 form of
+/// [`arg_two_rows`] on this CPU (`f32` in optimized x86-64 builds): the only form that also
+/// writes the values (`max+argmax`) faster than the tiles.
+#[inline(always)]
+pub(crate) fn two_rows_f32_fit<T: Element>() -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::fits::<T>(2) && rows_f32::avx2::available();
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = core::marker::PhantomData::<T>;
+        false
+    }
+}
+
+/// The AVX2 form of [`arg_two_rows`] of `f32` (`v`, when not empty, gets the elements picked):
+/// `false` (nothing done) where it does not take them.
+#[inline(always)]
+fn two_rows_f32<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::two_rows::<T, D, LAST>(x, y, v, inner);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (x, y, v, inner, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// Hardmax of rows of two `f32`s by the AVX2 kernel where the CPU has it: the rows done (whole
 /// groups of eight), 0 elsewhere.
 #[inline(always)]

@@ -360,6 +360,32 @@ pub(super) fn hardmax_pairs<T: Element>(x: &[T], y: &mut [T]) -> usize {
     unsafe { pairs::hardmax_pairs(x, y) }
 }
 
+/// The arg-reduction of blocks of two rows of `inner` lanes of `f32` by the AVX2 kernel
+/// ([`pairs::arg_two_rows`]) where the CPU has it, with the picked elements into `v` when it is
+/// not empty: `false` (nothing done) where it does not take them.
+#[inline(always)]
+pub(super) fn two_rows<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) -> bool {
+    if !fits::<T>(2) || !avx2::available() {
+        return false;
+    }
+    let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
+        return false;
+    };
+    // SAFETY: `available` found AVX2.
+    unsafe {
+        if v.is_empty() {
+            pairs::arg_two_rows::<D, LAST, false>(x, y, v, inner)
+        } else {
+            pairs::arg_two_rows::<D, LAST, true>(x, y, v, inner)
+        }
+    }
+}
+
 /// The values an arg kernel writes with `VALUES`, one per row in order.
 pub(super) struct Values<'a, const VALUES: bool> {
     v: &'a mut [f32],

@@ -124,7 +124,7 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
         && inner >= kernels::TWO_ROWS_LANES
         && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
     {
-        kernels::arg_two_rows::<T, D, LAST>(x, y, inner);
+        kernels::arg_two_rows::<T, D, LAST>(x, y, &mut [], inner);
         return;
     }
     #[cfg(not(debug_assertions))]
@@ -161,6 +161,11 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
 ) {
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if r == 2 && inner >= kernels::TWO_ROWS_LANES && kernels::two_rows_f32_fit::<T>() {
+        kernels::arg_two_rows::<T, D, LAST>(x, y, v, inner);
+        return;
+    }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS;
         [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]

@@ -191,3 +191,54 @@ pub(in crate::kernels) unsafe fn hardmax_pairs(x: &[f32], y: &mut [f32]) -> usiz
     }
     done
 }
+
+/// The arg-reduction of blocks of two rows of `inner` lanes (eight or more) of `x`: each lane's
+/// index (0 or 1) into `y` (`inner` per block), as `arg_row` gives it for the lane's pair, and
+/// with `VALUES` its element there into `v`; eight lanes at a time, the last eight of a block
+/// overlapping the ones before when `inner` is not a multiple of eight (the same lanes give the
+/// same answers). Returns false, nothing written, if the sizes do not fit that.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(in crate::kernels) unsafe fn arg_two_rows<
+    D: Direction,
+    const LAST: bool,
+    const VALUES: bool,
+>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    inner: usize,
+) -> bool {
+    let blocks = y.len() / inner.max(1);
+    if inner < 8 || x.len() < blocks * 2 * inner || (VALUES && v.len() < blocks * inner) {
+        return false;
+    }
+    for k in 0..blocks {
+        let (row, out) = (2 * k * inner, k * inner);
+        let mut at = 0;
+        while at < inner {
+            // The last eight lanes of the block, when fewer than eight are left.
+            let j = at.min(inner - 8);
+            let (Some(a), Some(b), Some(o)) = (
+                x.get(row + j..).and_then(<[f32]>::first_chunk::<8>),
+                x.get(row + inner + j..).and_then(<[f32]>::first_chunk::<8>),
+                y.get_mut(out + j..).and_then(<[i64]>::first_chunk_mut::<8>),
+            ) else {
+                return true;
+            };
+            let (a, b) = (load8(a), load8(b));
+            let pick = second::<D, LAST>(a, b);
+            // Lanes in order here: no permute.
+            store_wide(o, _mm256_srli_epi32::<31>(_mm256_castps_si256(pick)));
+            if VALUES {
+                if let Some(slot) = v.get_mut(out + j..).and_then(<[f32]>::first_chunk_mut::<8>) {
+                    store8(slot, _mm256_blendv_ps(a, b, pick));
+                }
+            }
+            at += 8;
+        }
+    }
+    true
+}

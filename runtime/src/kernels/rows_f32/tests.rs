@@ -427,3 +427,61 @@ fn long_arg_rows_match_the_definition() {
         }
     }
 }
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn two_rows_match_the_definition() {
+    // Blocks of two rows through the AVX2 kernel (lanes eight at a time, the last eight of a
+    // block overlapping), both directions and tie rules, with the fused values.
+    fn check<D: Direction, const LAST: bool>(x: &[f32], blocks: usize, inner: usize) {
+        let (mut y, mut v) = (
+            std::vec![-1i64; blocks * inner],
+            std::vec![7.5f32; blocks * inner],
+        );
+        let mut y_only = y.clone();
+        // SAFETY: `available` found AVX2.
+        let (done, done_only) = unsafe {
+            (
+                pairs::arg_two_rows::<D, LAST, true>(x, &mut y, &mut v, inner),
+                pairs::arg_two_rows::<D, LAST, false>(x, &mut y_only, &mut [], inner),
+            )
+        };
+        assert_eq!(
+            (done, done_only),
+            (inner >= 8, inner >= 8),
+            "{blocks}x2x{inner}"
+        );
+        if inner < 8 {
+            assert!(y.iter().chain(&y_only).all(|&i| i == -1));
+            return;
+        }
+        for b in 0..blocks {
+            for j in 0..inner {
+                let pair = [x[2 * b * inner + j], x[(2 * b + 1) * inner + j]];
+                let want = naive_arg::<f32, D>(&pair, LAST);
+                let ctx = std::format!("{blocks}x2x{inner} lane {j} last={LAST}: {pair:?}");
+                assert_eq!(y[b * inner + j] as usize, want, "{ctx}");
+                assert_eq!(y_only[b * inner + j] as usize, want, "{ctx}");
+                let (got, want) = (v[b * inner + j], pair[want]);
+                assert!(got == want || (got.is_nan() && want.is_nan()), "{ctx}");
+            }
+        }
+    }
+    if !avx2::available() {
+        return;
+    }
+    let mut g = Lcg(8);
+    for inner in [1, 7, 8, 9, 15, 16, 64, 100] {
+        for blocks in [0, 1, 3] {
+            for nan in [false, true] {
+                let x: Vec<f32> = (0..blocks * 2 * inner)
+                    .map(|_| f32_pool(&mut g, nan))
+                    .collect();
+                check::<Max, false>(&x, blocks, inner);
+                check::<Max, true>(&x, blocks, inner);
+                check::<crate::Min, false>(&x, blocks, inner);
+                check::<crate::Min, true>(&x, blocks, inner);
+            }
+        }
+    }
+}
