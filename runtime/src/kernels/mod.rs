@@ -210,6 +210,7 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
 /// Whether blocks of two rows of `T` (of [`TWO_ROWS_LANES`] lanes or more) take the AVX2 form of
 /// [`arg_two_rows`] on this CPU (`f32` in optimized x86-64 builds): the only form that also
 /// writes the values (`max+argmax`) faster than the tiles.
+#[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn two_rows_f32_fit<T: Element>() -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
