@@ -89,9 +89,10 @@ pub(crate) const TWO_ROWS_LANES: usize = 64;
 /// blocks of a few lanes (`[16384, 2, 16]`) measured 3-10% slower this way and keep the tiles
 /// (the shims take it from [`TWO_ROWS_LANES`]). `f32` where the CPU has AVX2 goes eight lanes
 /// per compare, and only it takes the fused values (`max+argmax`) this way
-/// ([`two_rows_f32_fit`](super::two_rows_f32_fit)): AMD EPYC (Zen 3), ArgMax `[2, 262144]`
-/// 171 -> 71 us, `max+argmax` 239 -> 116 us (over `[16384, 2, 16]` it measured 1.2-1.9x slower
-/// than the tiles, which the shims' AVX2 twins vectorize).
+/// ([`two_rows_f32_fit`](super::two_rows_f32_fit)): AMD EPYC (Zen 3), min of nine interleaved
+/// runs, `max+argmax` `[2, 262144]` 246 -> 127 us, ArgMax there within the host's noise (109 ->
+/// 103); over `[16384, 2, 16]` it measured 1.2-1.9x slower than the tiles, which the shims'
+/// AVX2 twins vectorize.
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn arg_two_rows<T: Element, D: Direction, const LAST: bool>(
