@@ -28,6 +28,9 @@ mod long;
 mod pairs;
 mod reduce;
 
+#[cfg_attr(debug_assertions, allow(unused_imports))]
+pub(super) use pairs::{hardmax_pairs, two_rows};
+
 use crate::{DType, Direction, Element};
 #[cfg_attr(not(debug_assertions), allow(unused_imports))]
 pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
@@ -344,46 +347,6 @@ pub(super) fn arg_rows_values<
     }
     arg_f32::<D, LAST, VALUES, I>(x, y, v, n);
     true
-}
-
-/// Hardmax of rows of two `f32`s of `x` into `y` by the AVX2 kernel ([`pairs`]) where the CPU
-/// has it: the rows done (whole groups of eight), 0 otherwise (nothing done).
-#[inline(always)]
-pub(super) fn hardmax_pairs<T: Element>(x: &[T], y: &mut [T]) -> usize {
-    if !fits::<T>(2) || !avx2::available() {
-        return 0;
-    }
-    let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
-        return 0;
-    };
-    // SAFETY: `available` found AVX2.
-    unsafe { pairs::hardmax_pairs(x, y) }
-}
-
-/// The arg-reduction of blocks of two rows of `inner` lanes of `f32` by the AVX2 kernel
-/// ([`pairs::arg_two_rows`]) where the CPU has it, with the picked elements into `v` when it is
-/// not empty: `false` (nothing done) where it does not take them.
-#[inline(always)]
-pub(super) fn two_rows<T: Element, D: Direction, const LAST: bool>(
-    x: &[T],
-    y: &mut [i64],
-    v: &mut [T],
-    inner: usize,
-) -> bool {
-    if !fits::<T>(2) || !avx2::available() {
-        return false;
-    }
-    let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
-        return false;
-    };
-    // SAFETY: `available` found AVX2.
-    unsafe {
-        if v.is_empty() {
-            pairs::arg_two_rows::<D, LAST, false>(x, y, v, inner)
-        } else {
-            pairs::arg_two_rows::<D, LAST, true>(x, y, v, inner)
-        }
-    }
 }
 
 /// The values an arg kernel writes with `VALUES`, one per row in order.

@@ -16,8 +16,9 @@ use core::arch::x86_64::{
     _mm256_unpacklo_ps, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
 };
 
-use super::avx2::{load8, store8};
-use crate::Direction;
+use super::avx2::{self, load8, store8};
+use super::fits;
+use crate::{Direction, Element};
 
 /// The rows' first and second elements of sixteen elements (eight rows), in the lane order
 /// rows 0 1 4 5 2 3 6 7.
@@ -173,7 +174,7 @@ pub(in crate::kernels) unsafe fn reduce_pairs<D: Direction>(y: &mut [f32], x: &[
 /// # Safety
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub(in crate::kernels) unsafe fn hardmax_pairs(x: &[f32], y: &mut [f32]) -> usize {
+unsafe fn hardmax_pairs_f32(x: &[f32], y: &mut [f32]) -> usize {
     let (groups, _) = x.as_chunks::<16>();
     let (outs, _) = y.as_chunks_mut::<16>();
     let one = _mm256_set1_ps(1.0);
@@ -241,4 +242,44 @@ pub(in crate::kernels) unsafe fn arg_two_rows<
         }
     }
     true
+}
+
+/// Hardmax of rows of two `f32`s of `x` into `y` by the AVX2 kernel  where the CPU
+/// has it: the rows done (whole groups of eight), 0 otherwise (nothing done).
+#[inline(always)]
+pub(in crate::kernels) fn hardmax_pairs<T: Element>(x: &[T], y: &mut [T]) -> usize {
+    if !fits::<T>(2) || !avx2::available() {
+        return 0;
+    }
+    let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
+        return 0;
+    };
+    // SAFETY: `available` found AVX2.
+    unsafe { hardmax_pairs_f32(x, y) }
+}
+
+/// The arg-reduction of blocks of two rows of `inner` lanes of `f32` by the AVX2 kernel
+/// ([`arg_two_rows`]) where the CPU has it, with the picked elements into `v` when it is
+/// not empty: `false` (nothing done) where it does not take them.
+#[inline(always)]
+pub(in crate::kernels) fn two_rows<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) -> bool {
+    if !fits::<T>(2) || !avx2::available() {
+        return false;
+    }
+    let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
+        return false;
+    };
+    // SAFETY: `available` found AVX2.
+    unsafe {
+        if v.is_empty() {
+            arg_two_rows::<D, LAST, false>(x, y, v, inner)
+        } else {
+            arg_two_rows::<D, LAST, true>(x, y, v, inner)
+        }
+    }
 }
