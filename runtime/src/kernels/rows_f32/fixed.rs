@@ -6,8 +6,9 @@ use crate::Direction;
 /// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
 /// the debug builds' entry points (`crate::node::dynamic`, compiled once in this crate) pass the
 /// length at run time, and there the run-time-length form of these kernels ran slower than the
-/// portable ones. `false` (nothing done) for other lengths (rows of 2 ran 2x slower this way in
-/// a debug build than by the portable kernel, whose form for them is unrolled too). Folds as
+/// portable ones. `false` (nothing done) for other lengths (rows of 2 ran 1.3-2x slower this way
+/// in a debug build than by the portable kernel, whose form for them is unrolled too, with SSE2
+/// and with the AVX2 pairs alike). Folds as
 /// [`reduce_rows`](super::reduce_rows).
 #[cfg_attr(not(debug_assertions), allow(dead_code))]
 pub(in crate::kernels) fn reduce_short_fixed<D: Direction>(
@@ -57,8 +58,8 @@ pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
 /// take them with the length at run time, as that kernel is written (optimized builds take it
 /// from [`AVX2_FROM`](super::AVX2_FROM), where it beats the SSE2 kernel at a constant length; in
 /// a debug build it ran rows of 20 1.6x faster than the constant-length SSE2 instances, whose
-/// slice helpers keep their checks there). `false` (nothing done) for other lengths, on other
-/// CPUs and with `small-code`.
+/// slice helpers keep their checks there); rows of 2 with `VALUES` by the AVX2 pairs. `false`
+/// (nothing done) for other lengths, on other CPUs and with `small-code`.
 #[cfg_attr(not(debug_assertions), allow(dead_code))]
 pub(in crate::kernels) fn arg_wide_dynamic<D: Direction, const LAST: bool, const VALUES: bool>(
     x: &[f32],
@@ -66,8 +67,18 @@ pub(in crate::kernels) fn arg_wide_dynamic<D: Direction, const LAST: bool, const
     v: &mut [f32],
     n: usize,
 ) -> bool {
-    if cfg!(feature = "small-code") || !(avx2::MIN_ROW..=MAX_ROW).contains(&n) || !avx2::available()
-    {
+    if cfg!(feature = "small-code") || !avx2::available() {
+        return false;
+    }
+    if n == 2 && VALUES {
+        // Rows of two with their values (`max+argmax`): eight at a time (`pairs`), as optimized
+        // builds take them; in a debug build 1.6x faster than the portable kernel
+        // (`[262144, 2]` 427 -> 266 us), while the plain arg-reduction ran 1.3x slower this way
+        // and keeps the portable one.
+        arg_f32::<D, LAST, VALUES, i64>(x, y, v, 2);
+        return true;
+    }
+    if !(avx2::MIN_ROW..=MAX_ROW).contains(&n) {
         return false;
     }
     // SAFETY: `available` found the features the kernel is compiled for.

@@ -92,18 +92,52 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
     }
     // The debug builds' instances of constant lengths: the same results, for rows of 4-31.
     let short = (4..32).contains(&n);
+    // Rows of two with their values: the AVX2 pairs, where the CPU has them
+    // (`arg_wide_dynamic`; without values it declines them).
+    let pairs = n == 2 && avx2::available();
     let mut y_fixed = acc.clone();
     let mut first_fixed = std::vec![-1i64; rows];
     let mut last_fixed = std::vec![-1i64; rows];
     assert_eq!(reduce_short_fixed::<D>(&mut y_fixed, &x, n), short);
     assert_eq!(arg_short_fixed::<D, false>(&x, &mut first_fixed, n), short);
-    assert_eq!(arg_short_fixed::<D, true>(&x, &mut last_fixed, n), short);
-    if short {
+    if n == 2 {
+        assert!(!arg_wide_dynamic::<D, false, false>(
+            &x,
+            &mut first_fixed,
+            &mut [],
+            n
+        ));
+        // The same rows by the optimized builds' kernel, compared below.
+        arg_f32::<D, false, false, i64>(&x, &mut first_fixed, &mut [], n);
+    }
+    let mut pairs_v = std::vec![7.5f32; rows];
+    if pairs {
+        assert!(arg_wide_dynamic::<D, true, true>(
+            &x,
+            &mut last_fixed,
+            &mut pairs_v,
+            n
+        ));
+    } else {
+        assert_eq!(arg_short_fixed::<D, true>(&x, &mut last_fixed, n), short);
+    }
+    if short || pairs {
         let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
-        assert!(y_fixed.iter().zip(&y).all(|(&a, &b)| same(a, b)), "n={n}");
+        if short {
+            assert!(y_fixed.iter().zip(&y).all(|(&a, &b)| same(a, b)), "n={n}");
+        }
         assert_eq!(first_fixed, first, "n={n}");
         let last_wide: Vec<i64> = last.iter().map(|&l| i64::from(l)).collect();
         assert_eq!(last_fixed, last_wide, "n={n}");
+    }
+    if pairs {
+        for (i, row) in x.chunks_exact(2).enumerate() {
+            let (got, want) = (pairs_v[i], row[last[i] as usize]);
+            assert!(
+                got == want || (got.is_nan() && want.is_nan()),
+                "pairs value row {i}"
+            );
+        }
     }
     for (i, row) in x.chunks_exact(n).enumerate() {
         let ctx = std::format!("n={n} min={} row {i}: {row:?}", D::IS_MIN);
