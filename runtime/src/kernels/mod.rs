@@ -184,10 +184,13 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
     // Rows of two: eight at a time in AVX2 vectors, where the CPU has them.
     // Without them, the other kernels do rows of two one by one (a tile of positions measured
     // 10% slower for them).
-    let done = if n == 2 { hardmax_pairs_f32(x, y) } else { 0 };
-    if n == 2 && done == 0 {
-        return false;
-    }
+    let done = match n {
+        2 => match hardmax_pairs_f32(x, y) {
+            0 => return false,
+            done => done,
+        },
+        _ => 0,
+    };
     let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done * n..)) else {
         return true;
     };
