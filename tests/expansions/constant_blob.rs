@@ -351,12 +351,6 @@ pub mod constant_blob {
     /// Plan: reduction over merged runs [reduce 4].
     #[inline]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows::<
             f32,
             ::onnx_aot::__private::Max,

@@ -416,12 +416,6 @@ pub mod exporter_pytorch {
     /// Plan: reduction over merged runs [keep 6, reduce 4].
     #[inline]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,

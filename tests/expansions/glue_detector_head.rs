@@ -461,12 +461,6 @@ pub mod glue_detector_head {
     /// Plan: reduction over merged runs [keep 2, reduce 15].
     #[inline]
     fn node_4_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,

@@ -408,12 +408,6 @@ pub mod multi_node {
     /// Plan: reduction over merged runs [keep 12, reduce 5].
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Max,
@@ -427,12 +421,6 @@ pub mod multi_node {
     /// Plan: reduction over merged runs [keep 4, reduce 3].
     #[inline]
     fn node_1_reduce_min(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Min as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Min,

@@ -334,12 +334,6 @@ pub mod reducemax_1 {
     /// Plan: reduction over merged runs [reduce 6].
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows::<
             f32,
             ::onnx_aot::__private::Max,

@@ -334,12 +334,6 @@ pub mod reducemax_13_i64 {
     /// Plan: reduction over merged runs [reduce 5].
     #[inline]
     fn node_0_reduce_max(x: &[i64], y: &mut [i64]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                i64,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows::<
             i64,
             ::onnx_aot::__private::Max,

@@ -334,12 +334,6 @@ pub mod reducemax_13_i8 {
     /// Plan: reduction over merged runs [reduce 2, keep 3, reduce 4].
     #[inline]
     fn node_0_reduce_max(x: &[i8], y: &mut [i8]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                i8,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_planes::<
             i8,
             ::onnx_aot::__private::Max,

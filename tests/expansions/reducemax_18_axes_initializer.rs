@@ -350,12 +350,6 @@ pub mod reducemax_18_axes_initializer {
         x: &[::onnx_aot::__private::f16],
         y: &mut [::onnx_aot::__private::f16],
     ) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                ::onnx_aot::__private::f16,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_lanes_narrow::<
             ::onnx_aot::__private::f16,
             ::onnx_aot::__private::Max,

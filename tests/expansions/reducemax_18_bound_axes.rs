@@ -337,12 +337,6 @@ pub mod reducemax_18_bound_axes {
     /// Plan: reduction over merged runs [keep 3, reduce 2, keep 2].
     #[inline]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_lanes_narrow::<
             f32,
             ::onnx_aot::__private::Max,

@@ -334,12 +334,6 @@ pub mod reducemax_20_bool {
     /// Plan: reduction over merged runs [keep 3, reduce 4].
     #[inline]
     fn node_0_reduce_max(x: &[bool], y: &mut [bool]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Max as ::onnx_aot::__private::Direction>::identity::<
-                bool,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows_short::<
             bool,
             ::onnx_aot::__private::Max,

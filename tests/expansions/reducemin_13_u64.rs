@@ -334,12 +334,6 @@ pub mod reducemin_13_u64 {
     /// Plan: reduction over merged runs [reduce 6].
     #[inline]
     fn node_0_reduce_min(x: &[u64], y: &mut [u64]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Min as ::onnx_aot::__private::Direction>::identity::<
-                u64,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows::<
             u64,
             ::onnx_aot::__private::Min,

@@ -334,12 +334,6 @@ pub mod reducemin_13_u8 {
     /// Plan: reduction over merged runs [reduce 4, keep 6].
     #[inline]
     fn node_0_reduce_min(x: &[u8], y: &mut [u8]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Min as ::onnx_aot::__private::Direction>::identity::<
-                u8,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_lanes_narrow::<
             u8,
             ::onnx_aot::__private::Min,

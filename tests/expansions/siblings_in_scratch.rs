@@ -416,12 +416,6 @@ pub mod siblings_in_scratch {
     /// Plan: reduction over merged runs [keep 40, reduce 3].
     #[inline]
     fn node_0_reduce_min(x: &[f32], y: &mut [f32]) {
-        ::onnx_aot::__private::node::fill(
-            y,
-            <::onnx_aot::__private::Min as ::onnx_aot::__private::Direction>::identity::<
-                f32,
-            >(),
-        );
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
             ::onnx_aot::__private::Min,

@@ -42,6 +42,7 @@ expansion!(reducemax_18_noop);
 expansion!(reducemax_20_bool);
 expansion!(reducemin_13_u8);
 expansion!(reducemin_13_u64);
+expansion!(reducemin_13_alternating);
 expansion!(hardmax_1);
 expansion!(hardmax_11_f16);
 expansion!(hardmax_13_middle_axis);
@@ -56,6 +57,57 @@ expansion!(glue_detector_head);
 expansion!(hostile_text);
 expansion!(constant_blob);
 expansion!(exporter_pytorch);
+
+/// ReduceMin over axes 0, 2 and 4 of `[2, 3, 4, 5, 6]`, whose nest folds into its output block
+/// by block, against plain loops: NaN in some outputs' elements, ±0, fresh values each call
+/// (a second call must not fold into the first call's outputs).
+#[test]
+fn alternating_axes_fold_like_a_plain_loop() {
+    use reducemin_13_alternating as m;
+    for round in 0..3usize {
+        let mut inputs = m::Inputs::zeroed();
+        let mut flat = Vec::new();
+        for a in 0..2 {
+            for b in 0..3 {
+                for c in 0..4 {
+                    for d in 0..5 {
+                        for e in 0..6 {
+                            let k = a * 360 + b * 120 + c * 30 + d * 6 + e + round * 7;
+                            let v = match (b, d, k % 97) {
+                                (1, 2, 40..=43) => f32::NAN,
+                                _ if k % 11 == 0 => -0.0,
+                                _ => ((k * 37) % 101) as f32 - 50.0 + round as f32,
+                            };
+                            inputs.x[a][b][c][d][e] = v;
+                            flat.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        let out = m::run(&inputs);
+        for b in 0..3 {
+            for d in 0..5 {
+                let mut want = f32::INFINITY;
+                for a in 0..2 {
+                    for c in 0..4 {
+                        for e in 0..6 {
+                            let v = flat[a * 360 + b * 120 + c * 30 + d * 6 + e];
+                            if !want.is_nan() && (v.is_nan() || v < want) {
+                                want = v;
+                            }
+                        }
+                    }
+                }
+                let got = out.y[b][d];
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "round {round} [{b}][{d}]: {got} vs {want}"
+                );
+            }
+        }
+    }
+}
 
 /// The first index of the largest element (a NaN beats every number), and that element.
 fn plain_max(column: &[f32]) -> (f32, i64) {

@@ -138,53 +138,125 @@ fn arg_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3], max: bool, last: bo
     }
 }
 
+/// The reduction shims: `reduce_*` write their outputs (which start here with the value that
+/// would win if they were read), `fold_*` fold into them (which start with the identity, after
+/// a first fold of half the blocks' rows where there are two or more).
 fn reduce_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3], max: bool) {
     let extreme = if max { Extreme::Max } else { Extreme::Min };
     let a = array(x, &[outer, r, inner]);
-    let id = if max { T::lowest() } else { T::highest() };
+    let (id, poison) = if max {
+        (T::lowest(), T::highest())
+    } else {
+        (T::highest(), T::lowest())
+    };
     let what = format!("{} {outer}x{r}x{inner} max={max}", T::NAME);
     // Over the middle axis: blocks of `r · inner` into `inner` lanes.
     let want: Vec<T> = reference::reduce(&a, extreme, Some(&[1]), false, false)
         .iter()
         .copied()
         .collect();
-    let mut got = vec![id; outer * inner];
+    let mut got = vec![poison; outer * inner];
     if max {
         node::reduce_lanes::<T, Max>(&mut got, x, r * inner, inner);
     } else {
         node::reduce_lanes::<T, Min>(&mut got, x, r * inner, inner);
     }
     assert!(same(&got, &want), "lanes {what}: {got:?} vs {want:?}");
+    // Folded: the first rows of each block, then the rest (one block, the whole tensor, when
+    // `outer` is 1: rows of `inner`).
+    if outer == 1 && r >= 2 {
+        let h = r / 2 * inner;
+        let mut got = vec![id; inner];
+        if max {
+            node::fold_lanes::<T, Max>(&mut got, &x[..h], h, inner);
+            node::fold_lanes::<T, Max>(&mut got, &x[h..], x.len() - h, inner);
+        } else {
+            node::fold_lanes::<T, Min>(&mut got, &x[..h], h, inner);
+            node::fold_lanes::<T, Min>(&mut got, &x[h..], x.len() - h, inner);
+        }
+        assert!(
+            same(&got, &want),
+            "folded lanes {what}: {got:?} vs {want:?}"
+        );
+    }
     // Over the last axis: rows of `inner`.
     let want: Vec<T> = reference::reduce(&a, extreme, Some(&[2]), false, false)
         .iter()
         .copied()
         .collect();
-    let mut got = vec![id; outer * r];
+    let mut got = vec![poison; outer * r];
     if max {
         node::reduce_rows::<T, Max>(&mut got, x, inner);
     } else {
         node::reduce_rows::<T, Min>(&mut got, x, inner);
     }
     assert!(same(&got, &want), "rows {what}: {got:?} vs {want:?}");
+    let mut got = vec![id; outer * r];
+    if max {
+        node::fold_rows::<T, Max>(&mut got, x, inner);
+    } else {
+        node::fold_rows::<T, Min>(&mut got, x, inner);
+    }
+    assert!(same(&got, &want), "folded rows {what}: {got:?} vs {want:?}");
+    // The constant-length shims of short rows, written and folded.
+    let short = |got: &mut [T], fold: bool| {
+        match (max, fold, inner) {
+            (true, false, 2) => node::reduce_rows_short::<T, Max, 2>(got, x),
+            (false, false, 2) => node::reduce_rows_short::<T, Min, 2>(got, x),
+            (true, true, 2) => node::fold_rows_short::<T, Max, 2>(got, x),
+            (false, false, 3) => node::reduce_rows_short::<T, Min, 3>(got, x),
+            (false, true, 3) => node::fold_rows_short::<T, Min, 3>(got, x),
+            (true, false, 9) => node::reduce_rows_short::<T, Max, 9>(got, x),
+            (true, true, 9) => node::fold_rows_short::<T, Max, 9>(got, x),
+            (false, false, 17) => node::reduce_rows_short::<T, Min, 17>(got, x),
+            _ => return false,
+        }
+        true
+    };
+    let mut got = vec![poison; outer * r];
+    if short(&mut got, false) {
+        assert!(same(&got, &want), "short rows {what}: {got:?} vs {want:?}");
+    }
+    let mut got = vec![id; outer * r];
+    if short(&mut got, true) {
+        assert!(
+            same(&got, &want),
+            "folded short rows {what}: {got:?} vs {want:?}"
+        );
+    }
     // Over the first and last axes (planes), rows of a few constant lengths.
     let want: Vec<T> = reference::reduce(&a, extreme, Some(&[0, 2]), false, false)
         .iter()
         .copied()
         .collect();
-    let mut got = vec![id; r];
     let n = x.len();
-    match (max, inner) {
-        (true, 1) => node::reduce_planes::<T, Max, 1>(&mut got, x, outer, n, r),
-        (false, 2) => node::reduce_planes::<T, Min, 2>(&mut got, x, outer, n, r),
-        (false, 3) => node::reduce_planes::<T, Min, 3>(&mut got, x, outer, n, r),
-        (true, 9) => node::reduce_planes::<T, Max, 9>(&mut got, x, outer, n, r),
-        (false, 17) => node::reduce_planes::<T, Min, 17>(&mut got, x, outer, n, r),
-        (true, 40) => node::reduce_planes::<T, Max, 40>(&mut got, x, outer, n, r),
-        (false, 300) => node::reduce_planes::<T, Min, 300>(&mut got, x, outer, n, r),
-        _ => return,
+    let planes = |got: &mut [T], fold: bool| {
+        match (max, fold, inner) {
+            (true, false, 1) => node::reduce_planes::<T, Max, 1>(got, x, outer, n, r),
+            (true, true, 1) => node::fold_planes::<T, Max, 1>(got, x, outer, n, r),
+            (false, false, 2) => node::reduce_planes::<T, Min, 2>(got, x, outer, n, r),
+            (false, true, 2) => node::fold_planes::<T, Min, 2>(got, x, outer, n, r),
+            (false, false, 3) => node::reduce_planes::<T, Min, 3>(got, x, outer, n, r),
+            (true, false, 9) => node::reduce_planes::<T, Max, 9>(got, x, outer, n, r),
+            (false, false, 17) => node::reduce_planes::<T, Min, 17>(got, x, outer, n, r),
+            (true, true, 40) => node::fold_planes::<T, Max, 40>(got, x, outer, n, r),
+            (true, false, 40) => node::reduce_planes::<T, Max, 40>(got, x, outer, n, r),
+            (false, false, 300) => node::reduce_planes::<T, Min, 300>(got, x, outer, n, r),
+            _ => return false,
+        }
+        true
+    };
+    let mut got = vec![poison; r];
+    if planes(&mut got, false) {
+        assert!(same(&got, &want), "planes {what}: {got:?} vs {want:?}");
     }
-    assert!(same(&got, &want), "planes {what}: {got:?} vs {want:?}");
+    let mut got = vec![id; r];
+    if planes(&mut got, true) {
+        assert!(
+            same(&got, &want),
+            "folded planes {what}: {got:?} vs {want:?}"
+        );
+    }
 }
 
 fn hardmax_case<T: Pool>(x: &[T], [outer, r, inner]: [usize; 3]) {
@@ -251,7 +323,13 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
             .iter()
             .copied()
             .collect();
-        let mut got = vec![if max { T::lowest() } else { T::highest() }; outer * inner];
+        // Written over the value that would win if read; folded from the identity.
+        let (id, poison) = if max {
+            (T::lowest(), T::highest())
+        } else {
+            (T::highest(), T::lowest())
+        };
+        let mut got = vec![poison; outer * inner];
         if max {
             node::reduce_lanes_narrow::<T, Max, C, W>(&mut got, x, r * inner);
         } else {
@@ -260,6 +338,16 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
         assert!(
             same(&got, &want),
             "reduce {what} max={max}: {got:?} vs {want:?}"
+        );
+        let mut got = vec![id; outer * inner];
+        if max {
+            node::fold_lanes_narrow::<T, Max, C, W>(&mut got, x, r * inner);
+        } else {
+            node::fold_lanes_narrow::<T, Min, C, W>(&mut got, x, r * inner);
+        }
+        assert!(
+            same(&got, &want),
+            "folded {what} max={max}: {got:?} vs {want:?}"
         );
     }
     let want: Vec<T> = reference::hardmax13(&a, 1).iter().copied().collect();

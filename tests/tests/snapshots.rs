@@ -348,6 +348,21 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("reducemin_13_u64"),
         ),
+        // ReduceMin-13 over axes 0, 2 and 4 of five: the one nest whose kernel runs once per
+        // index of an outer reduced axis, so it folds into an output filled first.
+        (
+            "reducemin_13_alternating",
+            single(
+                13,
+                "ReduceMin",
+                FLOAT,
+                &[2, 3, 4, 5, 6],
+                FLOAT,
+                &[3, 5],
+                &[("axes", Is(&[0, 2, 4])), ("keepdims", I(0))],
+            ),
+            opts("reducemin_13_alternating"),
+        ),
         // ReduceMax-13 on int64, default axes (all) and keepdims.
         (
             "reducemax_13_i64",
@@ -778,6 +793,7 @@ snapshot_tests!(
     reducemax_20_bool,
     reducemin_13_u8,
     reducemin_13_u64,
+    reducemin_13_alternating,
     hardmax_1,
     hardmax_11_f16,
     hardmax_13_middle_axis,

@@ -294,17 +294,22 @@ impl ReduceOp {
                 plan: "empty input: fill with the reduction's identity".to_string(),
             },
             Plan::Runs(runs) => {
-                let inner = nest(&runs, rt, &t, &d);
+                let (inner, fresh) = nest(&runs, rt, &t, &d);
                 let words: Vec<String> = runs
                     .iter()
                     .map(|r| format!("{}{}", if r.reduced { "reduce " } else { "keep " }, r.size))
                     .collect();
-                NodeCode {
-                    body: quote! {
-                        #k::fill(y, <#d as #rt::Direction>::identity::<#t>());
-                        #inner
-                    },
-                    plan: format!("reduction over merged runs [{}]", words.join(", ")),
+                let plan = format!("reduction over merged runs [{}]", words.join(", "));
+                if fresh {
+                    NodeCode { body: inner, plan }
+                } else {
+                    NodeCode {
+                        body: quote! {
+                            #k::fill(y, <#d as #rt::Direction>::identity::<#t>());
+                            #inner
+                        },
+                        plan: format!("{plan}, folded into the output a reduced block at a time"),
+                    }
                 }
             }
         }
@@ -313,8 +318,10 @@ impl ReduceOp {
 
 /// The loop nest of a reduction: outer loops over runs, then the innermost kernel, which also
 /// takes the blocks of the kept run just outside it (when there is one) so that generated code
-/// loops only over deeper nests.
-fn nest(runs: &[Run], rt: &TokenStream, t: &TokenStream, d: &TokenStream) -> TokenStream {
+/// loops only over deeper nests. Also whether one call of the kernel covers every reduced run
+/// (then it writes the output, a `reduce_*` shim; otherwise the nest loops over a reduced run
+/// and folds into an output filled with the identity first, a `fold_*` shim).
+fn nest(runs: &[Run], rt: &TokenStream, t: &TokenStream, d: &TokenStream) -> (TokenStream, bool) {
     let (k, node) = (quote!(#rt::kernels), quote!(#rt::node));
     let elems = |rs: &[Run]| rs.iter().map(|r| r.size).product::<usize>();
     let kept = |rs: &[Run]| {
@@ -341,27 +348,33 @@ fn nest(runs: &[Run], rt: &TokenStream, t: &TokenStream, d: &TokenStream) -> Tok
     };
     let xs = lit_usize(elems(covered));
     let ys = lit_usize(kept(covered));
+    let fresh = outer.iter().all(|r| !r.reduced);
+    let shim = |name: &str| {
+        let verb = if fresh { "reduce" } else { "fold" };
+        proc_macro2::Ident::new(&format!("{verb}_{name}"), proc_macro2::Span::call_site())
+    };
     let innermost = match covered {
         [a, _, c] => {
-            let (planes, n) = (lit_usize(a.size), lit_usize(c.size));
-            quote!(#node::reduce_planes::<#t, #d, #n>(y, x, #planes, #xs, #ys);)
+            let (planes, n, f) = (lit_usize(a.size), lit_usize(c.size), shim("planes"));
+            quote!(#node::#f::<#t, #d, #n>(y, x, #planes, #xs, #ys);)
         }
         [_, last] if !last.reduced && last.size < FEW_LANES => {
-            let c = lit_usize(last.size);
-            quote!(#node::reduce_lanes_narrow::<#t, #d, #c, { #k::narrow_period(#c) }>(y, x, #xs);)
+            let (c, f) = (lit_usize(last.size), shim("lanes_narrow"));
+            quote!(#node::#f::<#t, #d, #c, { #k::narrow_period(#c) }>(y, x, #xs);)
         }
         // Lanes: the kept run last (alone, or after a reduced one).
         c if c.last().is_none_or(|r| !r.reduced) => {
-            quote!(#node::reduce_lanes::<#t, #d>(y, x, #xs, #ys);)
+            let f = shim("lanes");
+            quote!(#node::#f::<#t, #d>(y, x, #xs, #ys);)
         }
         [_, last] if last.size < SHORT_ROW => {
-            let n = lit_usize(last.size);
-            quote!(#node::reduce_rows_short::<#t, #d, #n>(y, x);)
+            let (n, f) = (lit_usize(last.size), shim("rows_short"));
+            quote!(#node::#f::<#t, #d, #n>(y, x);)
         }
         // Rows: the reduced run last (the lanes arm above took an empty `covered`).
         c => {
-            let n = lit_usize(c.last().map_or(1, |r| r.size));
-            quote!(#node::reduce_rows::<#t, #d>(y, x, #n);)
+            let (n, f) = (lit_usize(c.last().map_or(1, |r| r.size)), shim("rows"));
+            quote!(#node::#f::<#t, #d>(y, x, #n);)
         }
     };
     let mut code = innermost;
@@ -383,7 +396,7 @@ fn nest(runs: &[Run], rt: &TokenStream, t: &TokenStream, d: &TokenStream) -> Tok
             };
         }
     }
-    code
+    (code, fresh)
 }
 
 #[cfg(test)]

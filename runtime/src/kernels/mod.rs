@@ -68,6 +68,9 @@ pub(crate) use arg_lanes::{arg_lanes_inlined, arg_two_rows, TWO_ROWS_LANES};
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]
 pub(crate) use planes::reduce_planes_in;
+#[cfg(not(debug_assertions))]
+pub(crate) use reduce::reduce_rows_short_fresh;
+pub(crate) use reduce::{afresh, reduce_lanes_fresh};
 #[cfg(debug_assertions)]
 pub(crate) use shared::take;
 
@@ -240,6 +243,28 @@ fn two_rows_f32<T: Element, D: Direction, const LAST: bool>(
     {
         let _ = (x, y, v, inner, core::marker::PhantomData::<D>);
         false
+    }
+}
+
+/// The extreme of each row of two `f32`s written into `y` (not read) by the AVX2 kernel where
+/// the CPU has it: the rows done (whole groups of eight), 0 elsewhere (and in `small-code`).
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+fn reduce_pairs_fresh_f32<T: Element, D: Direction>(y: &mut [T], x: &[T]) -> usize {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return rows_f32::reduce_pairs_fresh::<T, D>(y, x);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (y, x, core::marker::PhantomData::<D>);
+        0
     }
 }
 

@@ -27,12 +27,30 @@ use crate::{DType, Direction, Element};
 #[cfg_attr(not(feature = "small-code"), inline(always))]
 #[cfg_attr(feature = "small-code", inline)]
 pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
+    lanes_rows::<T, D>(acc, x, false);
+}
+
+/// [`reduce_lanes_rows`] into lanes whose previous values are ignored: each lane of `acc`
+/// becomes the extreme of its lane down the rows of `x` (the identity if `x` has no whole
+/// row). The running extremes start from the identity in registers, so `acc` is only written.
+#[cfg_attr(not(feature = "small-code"), inline(always))]
+#[cfg_attr(feature = "small-code", inline)]
+pub(crate) fn reduce_lanes_fresh<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
+    lanes_rows::<T, D>(acc, x, true);
+}
+
+/// [`reduce_lanes_rows`], or with `fresh` [`reduce_lanes_fresh`].
+#[inline(always)]
+fn lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T], fresh: bool) {
     let n = acc.len();
     if n == 0 {
         return;
     }
     if keyed::<T>() {
-        // f16 and bf16: in their own width, on the bits.
+        // f16 and bf16: in their own width, on the bits (which read the accumulator).
+        if fresh {
+            super::fill(acc, D::identity::<T>());
+        }
         if let (Some(a), Some(b)) = (T::half_bits(x), T::half_bits_mut(acc)) {
             if reduce_lanes_half::<D>(b, a, inf_of::<T>()) {
                 return;
@@ -53,16 +71,27 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
     };
     // 64-bit lanes go through memory once per group: twice the rows per group.
     let group = if width == 8 { 2 * ROW_GROUP } else { ROW_GROUP };
+    // Only the first group starts from the identity; the later ones fold into what it wrote.
+    let mut fresh = fresh;
+    if fresh && x.len() < n {
+        // No whole row: the identity.
+        super::fill(acc, D::identity::<T>());
+        return;
+    }
     for group in x.chunks(group * n) {
         let wide = match width {
-            1 => chunk_pass::<T, D, 64>(acc, group, 0, &mut nans),
-            2 => chunk_pass::<T, D, 32>(acc, group, 0, &mut nans),
-            8 => chunk_pass::<T, D, 8>(acc, group, 0, &mut nans),
+            1 => chunk_pass::<T, D, 64>(acc, group, (0, fresh), &mut nans),
+            2 => chunk_pass::<T, D, 32>(acc, group, (0, fresh), &mut nans),
+            8 => chunk_pass::<T, D, 8>(acc, group, (0, fresh), &mut nans),
             _ => 0,
         };
         let rest = acc.get_mut(wide..).unwrap_or(&mut []);
-        let by16 = wide + chunk_pass::<T, D, LANES>(rest, group, wide, &mut nans);
+        let by16 = wide + chunk_pass::<T, D, LANES>(rest, group, (wide, fresh), &mut nans);
         let tail = acc.get_mut(by16..).unwrap_or(&mut []);
+        if fresh {
+            super::fill(tail, D::identity::<T>());
+            fresh = false;
+        }
         for row in group.chunks_exact(n) {
             let v = row.get(by16..).unwrap_or(&[]);
             for (a, &v) in tail.iter_mut().zip(v) {
@@ -92,20 +121,22 @@ pub fn reduce_lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T]) {
 
 /// The whole chunks of `W` lanes of `acc` (lanes `off..` of each row of `group`, rows as long
 /// as the full accumulator) folded down the rows: each chunk keeps its keys in registers
-/// through the group. NaN is flagged in `nans`. Returns the lanes done (a multiple of `W`).
+/// through the group, starting from `acc` or, when `fresh`, from the identity. NaN is flagged in
+/// `nans`. Returns the lanes done (a multiple of `W`).
 #[inline(always)]
 fn chunk_pass<T: Element, D: Direction, const W: usize>(
     acc: &mut [T],
     group: &[T],
-    off: usize,
+    (off, fresh): (usize, bool),
     nans: &mut [u32; LANES / 2],
 ) -> usize {
     let n = off + acc.len();
     let (chunks, _) = acc.as_chunks_mut::<W>();
+    let identity = [D::identity::<T>().key(); W];
     for (c, a) in chunks.iter_mut().enumerate() {
         // A local copy, as keys (`Element::Key`): the lanes stay in registers through the
         // group.
-        let mut lanes = keys_of(a);
+        let mut lanes = if fresh { identity } else { keys_of(a) };
         for row in group.chunks_exact(n) {
             let Some(v) = row.get(off + c * W..).and_then(|r| r.first_chunk::<W>()) else {
                 break;
@@ -132,6 +163,57 @@ fn chunk_pass<T: Element, D: Direction, const W: usize>(
         }
     }
     chunks.len() * W
+}
+
+/// Bytes of output a piece of [`afresh`] writes: well inside L1, so that the piece's fill is
+/// still there when the fold reads it back.
+const PIECE_BYTES: usize = 8 * 1024;
+
+/// A reduction whose outputs are written, not folded into: `y` and `x` are cut into pieces
+/// of whole blocks (`xs` elements of `x` to `ys` of `y`, about [`PIECE_BYTES`] of output a
+/// piece), and each piece of `y` is filled with the identity just before `fold` folds its
+/// piece of `x` into it. One fill of the whole output first would write it out of the caches
+/// and read it back: for rows of two, half the input again.
+#[inline(always)]
+pub(crate) fn afresh<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (xs, ys): (usize, usize),
+    mut fold: impl FnMut(&mut [T], &[T]),
+) {
+    if xs == 0 || ys == 0 {
+        // Empty rows: every output is the identity.
+        super::fill(y, D::identity::<T>());
+        return;
+    }
+    let blocks = (PIECE_BYTES / core::mem::size_of::<T>().max(1) / ys).max(1);
+    let (xp, yp) = (blocks.saturating_mul(xs), blocks.saturating_mul(ys));
+    for (y, x) in y.chunks_mut(yp).zip(x.chunks(xp)) {
+        super::fill(y, D::identity::<T>());
+        fold(y, x);
+    }
+}
+
+/// [`super::reduce_rows_short`] into outputs whose previous values are ignored: each element of
+/// `y` becomes its row's extreme. Rows of two `f32`s go through the AVX2 pairs written
+/// directly; the rest piece by piece ([`afresh`]).
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
+    y: &mut [T],
+    x: &[T],
+) {
+    let done = if R == 2 {
+        super::reduce_pairs_fresh_f32::<T, D>(y, x)
+    } else {
+        0
+    };
+    let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * R..)) else {
+        return;
+    };
+    afresh::<T, D>(y, x, (R, 1), |y, x| {
+        super::reduce_rows_short::<T, D, R>(y, x)
+    });
 }
 
 /// ```
@@ -291,6 +373,145 @@ mod tests {
         let mut acc = [0u8; 3];
         reduce_lanes_rows::<u8, Max>(&mut acc, &[1, 9, 3, 7, 2, 8, 5]);
         assert_eq!(acc, [7, 9, 8]);
+    }
+
+    /// The reductions that write their outputs ([`reduce_lanes_fresh`], [`afresh`] and, in
+    /// optimized builds, `reduce_rows_short_fresh`) against the definition from the identity,
+    /// over outputs that start with the value that would win if they were read (and NaN for
+    /// floats): every type, lane counts about the chunk widths, row counts about the groups,
+    /// more outputs than a piece.
+    #[test]
+    fn fresh_reductions_ignore_what_the_output_held() {
+        fn check<T: Element>(mut gen: impl FnMut(u64) -> T) {
+            fn definition<T: Element, D: Direction>(
+                x: &[T],
+                rows: usize,
+                n: usize,
+            ) -> std::vec::Vec<T> {
+                (0..n)
+                    .map(|j| {
+                        (0..rows).fold(D::identity::<T>(), |w, r| {
+                            let v = x[r * n + j];
+                            if w.is_nan() || !(v.is_nan() || D::better(v, w)) {
+                                w
+                            } else {
+                                v
+                            }
+                        })
+                    })
+                    .collect()
+            }
+            fn same<T: Element>(a: &[T], b: &[T]) -> bool {
+                a.iter()
+                    .zip(b)
+                    .all(|(&a, &b)| a == b || (a.is_nan() && b.is_nan()))
+            }
+            let mut g = Lcg(29);
+            for n in [1, 2, 5, 16, 17, 33, 64, 65, 100, 1029] {
+                for rows in [0, 1, 2, 7, 8, 9, 17, 30] {
+                    let x: std::vec::Vec<T> = (0..n * rows).map(|_| gen(g.next())).collect();
+                    // Lanes: rows of `n` lanes.
+                    let mut got = std::vec![T::HIGHEST; n];
+                    reduce_lanes_fresh::<T, Max>(&mut got, &x);
+                    assert!(
+                        same(&got, &definition::<T, Max>(&x, rows, n)),
+                        "lanes {n}x{rows}"
+                    );
+                    let mut got = std::vec![T::LOWEST; n];
+                    reduce_lanes_fresh::<T, Min>(&mut got, &x);
+                    assert!(
+                        same(&got, &definition::<T, Min>(&x, rows, n)),
+                        "lanes {n}x{rows}"
+                    );
+                    // Rows: `n · rows / r` rows of `r`, pieces of the lane kernel.
+                    for r in [1, 2, 3] {
+                        let m = x.len() / r;
+                        let x = &x[..m * r];
+                        let mut got = std::vec![T::HIGHEST; m];
+                        let want = definition::<T, Max>(&transpose(x, r), r, m);
+                        afresh::<T, Max>(&mut got, x, (r, 1), |y, x| {
+                            for (o, row) in y.iter_mut().zip(x.chunks_exact(r)) {
+                                *o = fold::<T, Max>(*o, row);
+                            }
+                        });
+                        assert!(same(&got, &want), "pieces {m}x{r}");
+                        #[cfg(not(debug_assertions))]
+                        {
+                            let mut got = std::vec![T::LOWEST; m];
+                            let want = want_min(x, r);
+                            match r {
+                                1 => reduce_rows_short_fresh::<T, Min, 1>(&mut got, x),
+                                2 => reduce_rows_short_fresh::<T, Min, 2>(&mut got, x),
+                                _ => reduce_rows_short_fresh::<T, Min, 3>(&mut got, x),
+                            }
+                            assert!(same(&got, &want), "short rows {m}x{r}");
+                            let mut got = std::vec![T::HIGHEST; m];
+                            if r == 2 {
+                                reduce_rows_short_fresh::<T, Max, 2>(&mut got, x);
+                                let w = definition::<T, Max>(&transpose(x, r), r, m);
+                                assert!(same(&got, &w), "pairs {m}");
+                            }
+                        }
+                    }
+                }
+            }
+            // Rows of `r` as lanes: element `i` of row `k` at `i · rows + k`.
+            fn transpose<T: Element>(x: &[T], r: usize) -> std::vec::Vec<T> {
+                let m = x.len() / r;
+                (0..r * m).map(|i| x[(i % m) * r + i / m]).collect()
+            }
+            #[cfg(not(debug_assertions))]
+            fn want_min<T: Element>(x: &[T], r: usize) -> std::vec::Vec<T> {
+                definition::<T, Min>(&transpose(x, r), r, x.len() / r)
+            }
+            // Rows of two past a piece (and the AVX2 pairs' groups of eight) with NaN.
+            let x: std::vec::Vec<T> = (0..2 * 5003).map(|_| gen(g.next())).collect();
+            let mut got = std::vec![T::HIGHEST; 5003];
+            afresh::<T, Max>(&mut got, &x, (2, 1), |y, x| {
+                for (o, row) in y.iter_mut().zip(x.chunks_exact(2)) {
+                    *o = fold::<T, Max>(*o, row);
+                }
+            });
+            assert!(same(
+                &got,
+                &definition::<T, Max>(&transpose(&x, 2), 2, 5003)
+            ));
+            #[cfg(not(debug_assertions))]
+            {
+                let mut got = std::vec![T::LOWEST; 5003];
+                reduce_rows_short_fresh::<T, Min, 2>(&mut got, &x);
+                assert!(same(&got, &want_min(&x, 2)), "pairs past a piece");
+            }
+        }
+        check::<f32>(|k| match k % 7 {
+            0 => f32::from_bits(0x7fc0_0000 | (k as u32 & 0xff)),
+            1 => -0.0,
+            2 => 0.0,
+            _ => (k % 23) as f32 - 11.0,
+        });
+        check::<f64>(|k| {
+            if k % 11 == 0 {
+                f64::NAN
+            } else {
+                (k % 19) as f64 - 9.0
+            }
+        });
+        check::<half::f16>(|k| {
+            let v = if k % 13 == 0 {
+                f32::NAN
+            } else {
+                (k % 21) as f32 - 10.0
+            };
+            half::f16::from_f32(v)
+        });
+        check::<half::bf16>(|k| half::bf16::from_f32((k % 21) as f32 - 10.0));
+        check::<u8>(|k| k as u8);
+        check::<i8>(|k| k as i8);
+        check::<i16>(|k| k as i16);
+        check::<i32>(|k| k as i32);
+        check::<u64>(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        check::<i64>(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15) as i64);
+        check::<bool>(|k| k % 5 == 0);
     }
 
     /// The reference step of a NaN-propagating reduction, written out.

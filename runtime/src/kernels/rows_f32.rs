@@ -28,6 +28,8 @@ mod long;
 mod pairs;
 mod reduce;
 
+#[cfg(not(any(feature = "small-code", debug_assertions)))]
+pub(super) use pairs::reduce_pairs_fresh;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
 pub(super) use pairs::{hardmax_pairs, two_rows};
 

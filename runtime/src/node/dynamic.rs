@@ -11,8 +11,8 @@
 
 use super::small;
 use crate::kernels::{
-    self, arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short,
-    arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period,
+    self, afresh, arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short,
+    arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period, reduce_lanes_fresh,
     reduce_lanes_narrow_in, reduce_lanes_rows, reduce_planes_in, reduce_rows as reduce_rows_kernel,
     reduce_rows_short, Narrowing,
 };
@@ -152,8 +152,17 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     }
 }
 
-/// Folds each contiguous row of `n` of `x` into the matching element of `y`.
-pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+/// Folds each contiguous row of `n` of `x` into the matching element of `y`, or with `fresh`
+/// writes each its row's extreme (piece by piece, see `kernels::afresh`).
+pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize, fresh: bool) {
+    if fresh {
+        return afresh::<T, D>(y, x, (n, 1), |y, x| fold_rows::<T, D>(y, x, n));
+    }
+    fold_rows::<T, D>(y, x, n);
+}
+
+/// [`reduce_rows`] folding into `y`.
+fn fold_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n > 4 && x.len() <= SMALL_BLOCK {
         // Small tensors: row after row, without the dispatch over row lengths.
         for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
@@ -174,12 +183,32 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
     }
 }
 
-/// Folds each block of `xs` elements of `x` (rows of `ys` lanes) into its block of `ys` of `y`.
+/// Folds each block of `xs` elements of `x` (rows of `ys` lanes) into its block of `ys` of `y`,
+/// or with `fresh` writes each block's extremes.
 pub(super) fn reduce_lanes<T: Element, D: Direction>(
     y: &mut [T],
     x: &[T],
     (xs, ys): (usize, usize),
+    fresh: bool,
 ) {
+    if fresh && ys >= FEW_LANES {
+        // The lane kernel starts from the identity itself.
+        if xs == 0 {
+            return fill(y, D::identity::<T>());
+        }
+        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+            reduce_lanes_fresh::<T, D>(y, x);
+        }
+        return;
+    }
+    if fresh {
+        return afresh::<T, D>(y, x, (xs, ys), |y, x| fold_lanes::<T, D>(y, x, (xs, ys)));
+    }
+    fold_lanes::<T, D>(y, x, (xs, ys));
+}
+
+/// [`reduce_lanes`] folding into `y`.
+fn fold_lanes<T: Element, D: Direction>(y: &mut [T], x: &[T], (xs, ys): (usize, usize)) {
     if xs == 0 || ys == 0 {
         return;
     }
@@ -198,8 +227,24 @@ pub(super) fn reduce_lanes<T: Element, D: Direction>(
 }
 
 /// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `n`: every row of every
-/// plane folded into its element of the block's `ys` outputs.
+/// plane folded into its element of the block's `ys` outputs (with `fresh`, outputs written
+/// afresh).
 pub(super) fn reduce_planes<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (planes, n): (usize, usize),
+    (xs, ys): (usize, usize),
+    fresh: bool,
+) {
+    if fresh {
+        let fold = |y: &mut [T], x: &[T]| fold_planes::<T, D>(y, x, (planes, n), (xs, ys));
+        return afresh::<T, D>(y, x, (xs, ys), fold);
+    }
+    fold_planes::<T, D>(y, x, (planes, n), (xs, ys));
+}
+
+/// [`reduce_planes`] folding into `y`.
+fn fold_planes<T: Element, D: Direction>(
     y: &mut [T],
     x: &[T],
     (planes, n): (usize, usize),

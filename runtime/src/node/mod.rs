@@ -37,6 +37,7 @@ pub use hardmax::{
     hardmax_rows_short,
 };
 pub use reduce::{
-    reduce_lanes, reduce_lanes_narrow, reduce_planes, reduce_rows, reduce_rows_short,
+    fold_lanes, fold_lanes_narrow, fold_planes, fold_rows, fold_rows_short, reduce_lanes,
+    reduce_lanes_narrow, reduce_planes, reduce_rows, reduce_rows_short,
 };
 pub use thin::{Thin, ThinIndex, ThinRounded};

@@ -1,6 +1,12 @@
 //! ReduceMax and ReduceMin: the shims generated code calls (see the module [`super`]). The
-//! lane and plane kernels take blocks: `x` in blocks of `xs` elements, each folded into its
+//! lane and plane kernels take blocks: `x` in blocks of `xs` elements, each reduced into its
 //! block of `ys` elements of `y` (one block when the node has no kept axis before them).
+//!
+//! Each comes twice. The `reduce_*` shims write every element of `y` (its previous contents are
+//! ignored): generated code calls them when one call covers every reduced axis, which is nearly
+//! always. The `fold_*` shims fold into what `y` holds (NaN-propagating: a NaN there stays), for
+//! nests that call a kernel once per index of an outer reduced axis, after filling `y` with the
+//! identity.
 
 #[cfg(not(debug_assertions))]
 use super::wide::wide;
@@ -10,11 +16,21 @@ use crate::Direction;
 
 use super::Thin;
 
-/// Folds each contiguous row of `n` of `x` into the matching element of `y` (NaN-propagating).
+/// Each element of `y` becomes the extreme of its contiguous row of `n` of `x`
+/// (NaN-propagating; the identity for rows of none).
 #[inline(always)]
 pub fn reduce_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     #[cfg(debug_assertions)]
-    T::reduce_rows(y, x, n, D::IS_MIN);
+    T::reduce_rows(y, x, n, (D::IS_MIN, true));
+    #[cfg(not(debug_assertions))]
+    kernels::afresh::<T, D>(y, x, (n, 1), |y, x| kernels::reduce_rows::<T, D>(y, x, n));
+}
+
+/// Folds each contiguous row of `n` of `x` into the matching element of `y`.
+#[inline(always)]
+pub fn fold_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
+    #[cfg(debug_assertions)]
+    T::reduce_rows(y, x, n, (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     kernels::reduce_rows::<T, D>(y, x, n);
 }
@@ -23,17 +39,45 @@ pub fn reduce_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
 #[inline(always)]
 pub fn reduce_rows_short<T: Thin, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
     #[cfg(debug_assertions)]
-    T::reduce_rows(y, x, R, D::IS_MIN);
+    T::reduce_rows(y, x, R, (D::IS_MIN, true));
+    #[cfg(not(debug_assertions))]
+    kernels::reduce_rows_short_fresh::<T, D, R>(y, x);
+}
+
+/// [`fold_rows`] for rows of `R`, a few tens at most.
+#[inline(always)]
+pub fn fold_rows_short<T: Thin, D: Direction, const R: usize>(y: &mut [T], x: &[T]) {
+    #[cfg(debug_assertions)]
+    T::reduce_rows(y, x, R, (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     kernels::reduce_rows_short::<T, D, R>(y, x);
+}
+
+/// Each block of `xs` elements of `x` (rows of `ys` lanes, sixteen or more) reduced down its
+/// rows into the block's `ys` elements of `y`.
+#[inline(always)]
+pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
+    #[cfg(debug_assertions)]
+    T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, true));
+    #[cfg(not(debug_assertions))]
+    wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
+        [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
+        if xs == 0 || ys == 0 {
+            kernels::fill(y, D::identity::<T>());
+            return;
+        }
+        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+            kernels::reduce_lanes_fresh::<T, D>(y, x);
+        }
+    });
 }
 
 /// Folds the rows of each block of `xs` elements of `x` (rows of `ys` lanes, sixteen or more)
 /// into the block's `ys` elements of `y`.
 #[inline(always)]
-pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
+pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
     #[cfg(debug_assertions)]
-    T::reduce_lanes(y, x, (xs, ys), D::IS_MIN);
+    T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
@@ -53,7 +97,28 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
     xs: usize,
 ) {
     #[cfg(debug_assertions)]
-    T::reduce_lanes(y, x, (xs, C), D::IS_MIN);
+    T::reduce_lanes(y, x, (xs, C), (D::IS_MIN, true));
+    #[cfg(not(debug_assertions))]
+    wide!(super::wide::enough::<T>(x.len());
+        [T: Thin, D: Direction, const C: usize, const W: usize] [T, D, C, W]
+        (y: &mut [T], x: &[T], xs: usize) -> () {
+        kernels::afresh::<T, D>(y, x, (xs, C), |y, x| {
+            for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(C)) {
+                kernels::reduce_lanes_narrow::<T, D, C, W>(y, x);
+            }
+        });
+    });
+}
+
+/// [`fold_lanes`] for rows of `C` lanes (under sixteen), read `W / C` rows at a time.
+#[inline(always)]
+pub fn fold_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize>(
+    y: &mut [T],
+    x: &[T],
+    xs: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::reduce_lanes(y, x, (xs, C), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len());
         [T: Thin, D: Direction, const C: usize, const W: usize] [T, D, C, W]
@@ -66,8 +131,8 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
     });
 }
 
-/// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `N`: each row of every
-/// plane folded into its element of the block's `ys` elements of `y`.
+/// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `N`: the extreme of
+/// each row over every plane into its element of the block's `ys` elements of `y`.
 #[inline(always)]
 pub fn reduce_planes<T: Thin, D: Direction, const N: usize>(
     y: &mut [T],
@@ -77,7 +142,26 @@ pub fn reduce_planes<T: Thin, D: Direction, const N: usize>(
     ys: usize,
 ) {
     #[cfg(debug_assertions)]
-    T::reduce_planes(y, x, (planes, N), (xs, ys), D::IS_MIN);
+    T::reduce_planes(y, x, (planes, N), (xs, ys), (D::IS_MIN, true));
+    #[cfg(not(debug_assertions))]
+    kernels::afresh::<T, D>(y, x, (xs, ys), |y, x| {
+        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+            kernels::reduce_planes::<T, D, N>(y, x, planes);
+        }
+    });
+}
+
+/// [`reduce_planes`] folded into what `y` holds.
+#[inline(always)]
+pub fn fold_planes<T: Thin, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+    xs: usize,
+    ys: usize,
+) {
+    #[cfg(debug_assertions)]
+    T::reduce_planes(y, x, (planes, N), (xs, ys), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     if xs > 0 && ys > 0 {
         for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {

@@ -44,21 +44,23 @@ pub trait Thin: Element + CastElement {
     /// The values at the indices of an arg-reduction (blocks of `r · inner`).
     #[cfg(debug_assertions)]
     fn arg_values(x: &[Self], idx: &[i64], v: &mut [Self], r: usize, inner: usize);
-    /// Folds each contiguous row of `n` into the matching element of `y`.
+    /// Folds each contiguous row of `n` into the matching element of `y` (`how`: the minimum,
+    /// and whether `y`'s previous contents are ignored, every element written afresh).
     #[cfg(debug_assertions)]
-    fn reduce_rows(y: &mut [Self], x: &[Self], n: usize, min: bool);
-    /// Folds blocks of `xs` elements of `x`, rows of `ys` lanes, into blocks of `ys` of `y`.
+    fn reduce_rows(y: &mut [Self], x: &[Self], n: usize, how: (bool, bool));
+    /// Folds blocks of `xs` elements of `x`, rows of `ys` lanes, into blocks of `ys` of `y`
+    /// (`how` as for [`Thin::reduce_rows`]).
     #[cfg(debug_assertions)]
-    fn reduce_lanes(y: &mut [Self], x: &[Self], blocks: (usize, usize), min: bool);
+    fn reduce_lanes(y: &mut [Self], x: &[Self], blocks: (usize, usize), how: (bool, bool));
     /// Blocks of `xs` elements of `x`: `planes` planes of rows of `n`, each row folded into its
-    /// element of the block's `ys` outputs.
+    /// element of the block's `ys` outputs (`how` as for [`Thin::reduce_rows`]).
     #[cfg(debug_assertions)]
     fn reduce_planes(
         y: &mut [Self],
         x: &[Self],
         planes: (usize, usize),
         blocks: (usize, usize),
-        min: bool,
+        how: (bool, bool),
     );
     /// Hardmax of each contiguous row of `r`.
     #[cfg(debug_assertions)]
@@ -175,13 +177,18 @@ macro_rules! thin {
             }
             #[cfg(debug_assertions)]
             #[inline(never)]
-            fn reduce_rows(y: &mut [Self], x: &[Self], n: usize, min: bool) {
-                toward!(min, crate::node::dynamic::reduce_rows, [$t], (y, x, n))
+            fn reduce_rows(y: &mut [Self], x: &[Self], n: usize, (min, fresh): (bool, bool)) {
+                toward!(min, crate::node::dynamic::reduce_rows, [$t], (y, x, n, fresh))
             }
             #[cfg(debug_assertions)]
             #[inline(never)]
-            fn reduce_lanes(y: &mut [Self], x: &[Self], blocks: (usize, usize), min: bool) {
-                toward!(min, crate::node::dynamic::reduce_lanes, [$t], (y, x, blocks))
+            fn reduce_lanes(
+                y: &mut [Self],
+                x: &[Self],
+                blocks: (usize, usize),
+                (min, fresh): (bool, bool),
+            ) {
+                toward!(min, crate::node::dynamic::reduce_lanes, [$t], (y, x, blocks, fresh))
             }
             #[cfg(debug_assertions)]
             #[inline(never)]
@@ -190,9 +197,10 @@ macro_rules! thin {
                 x: &[Self],
                 planes: (usize, usize),
                 blocks: (usize, usize),
-                min: bool,
+                (min, fresh): (bool, bool),
             ) {
-                toward!(min, crate::node::dynamic::reduce_planes, [$t], (y, x, planes, blocks))
+                let f = fresh;
+                toward!(min, crate::node::dynamic::reduce_planes, [$t], (y, x, planes, blocks, f))
             }
             #[cfg(debug_assertions)]
             #[inline(never)]

@@ -129,13 +129,17 @@ pub(in crate::kernels) unsafe fn arg_pairs<D: Direction, const LAST: bool, const
 }
 
 /// Folds each row of two of `x` into the matching element of `y` (the running extreme: NaN
-/// stays, a NaN of either element enters), eight rows at a time. Returns the rows done (the
-/// whole groups of eight); the caller takes the rest.
+/// stays, a NaN of either element enters), eight rows at a time; with `FRESH`, writes each row's
+/// extreme without reading `y`. Returns the rows done (the whole groups of eight); the caller
+/// takes the rest.
 ///
 /// # Safety
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub(in crate::kernels) unsafe fn reduce_pairs<D: Direction>(y: &mut [f32], x: &[f32]) -> usize {
+pub(in crate::kernels) unsafe fn reduce_pairs<D: Direction, const FRESH: bool>(
+    y: &mut [f32],
+    x: &[f32],
+) -> usize {
     let (groups, _) = x.as_chunks::<16>();
     let (outs, _) = y.as_chunks_mut::<8>();
     let mut done = 0;
@@ -151,6 +155,11 @@ pub(in crate::kernels) unsafe fn reduce_pairs<D: Direction>(y: &mut [f32], x: &[
         };
         let m = _mm256_blendv_ps(m, b, _mm256_cmp_ps::<_CMP_UNORD_Q>(b, b));
         let m = _mm256_castsi256_ps(in_order(_mm256_castps_si256(m)));
+        if FRESH {
+            store8(o, m);
+            done += 8;
+            continue;
+        }
         // With the running value: it wins when NaN (kept by `max(m, acc)`), a NaN `m` replaces it.
         let acc = load8(o);
         let r = if D::IS_MIN {
@@ -244,7 +253,25 @@ pub(in crate::kernels) unsafe fn arg_two_rows<
     true
 }
 
-/// Hardmax of rows of two `f32`s of `x` into `y` by the AVX2 kernel  where the CPU
+/// The extreme of each row of two `f32`s of `x` written into `y` (not read) by the AVX2 kernel
+/// where the CPU has it: the rows done (whole groups of eight), 0 otherwise (nothing done).
+#[cfg(not(any(feature = "small-code", debug_assertions)))]
+#[inline(always)]
+pub(in crate::kernels) fn reduce_pairs_fresh<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+) -> usize {
+    if !fits::<T>(2) || !avx2::available() {
+        return 0;
+    }
+    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
+        return 0;
+    };
+    // SAFETY: `available` found AVX2.
+    unsafe { reduce_pairs::<D, true>(y, x) }
+}
+
+/// Hardmax of rows of two `f32`s of `x` into `y` by the AVX2 kernel where the CPU
 /// has it: the rows done (whole groups of eight), 0 otherwise (nothing done).
 #[inline(always)]
 pub(in crate::kernels) fn hardmax_pairs<T: Element>(x: &[T], y: &mut [T]) -> usize {

@@ -109,7 +109,7 @@ pub(in crate::kernels) fn reduce_sse<D: Direction>(y: &mut [f32], x: &[f32], n: 
     let mut done = 0;
     if n == 2 && avx2::available() {
         // SAFETY: `available` found AVX2.
-        done = unsafe { super::pairs::reduce_pairs::<D>(y, x) };
+        done = unsafe { super::pairs::reduce_pairs::<D, false>(y, x) };
     }
     let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * n..)) else {
         return;
