@@ -79,7 +79,7 @@ pub fn arg_lanes_values<T: Element, D: Direction, const LAST: bool, const TILE: 
     arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
 }
 
-/// Lanes from which blocks of two rows take [`arg_two_rows`].
+/// Lanes from which blocks of two rows take [`arg_two_rows`] (`f32` with AVX2: from eight).
 #[cfg_attr(debug_assertions, allow(dead_code))]
 pub(crate) const TWO_ROWS_LANES: usize = 64;
 
@@ -92,7 +92,10 @@ pub(crate) const TWO_ROWS_LANES: usize = 64;
 /// ([`two_rows_f32_fit`](super::two_rows_f32_fit)): AMD EPYC (Zen 3), min of nine interleaved
 /// runs, `max+argmax` `[2, 262144]` 246 -> 127 us, ArgMax there within the host's noise (109 ->
 /// 103); over `[16384, 2, 16]` it measured 1.2-1.9x slower than the tiles, which the shims'
-/// AVX2 twins vectorize.
+/// AVX2 twins vectorize. Since that kernel walks its rows by chunk iterators (it checked three
+/// indices every eight lanes), it takes `f32` blocks of eight lanes or more, fused values or
+/// not: same host, min of five interleaved runs, ArgMax `[2, 262144]` 92 -> 59 us, ArgMin-last
+/// 142 -> 70, `max+argmax` 180 -> 88; ArgMin `[16384, 2, 16]` 88 -> 60, ArgMax 87 -> 71.
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn arg_two_rows<T: Element, D: Direction, const LAST: bool>(

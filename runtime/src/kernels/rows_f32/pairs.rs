@@ -225,29 +225,58 @@ pub(in crate::kernels) unsafe fn arg_two_rows<
     if inner < 8 || x.len() < blocks * 2 * inner || (VALUES && v.len() < blocks * inner) {
         return false;
     }
-    for k in 0..blocks {
-        let (row, out) = (2 * k * inner, k * inner);
-        let mut at = 0;
-        while at < inner {
-            // The last eight lanes of the block, when fewer than eight are left.
-            let j = at.min(inner - 8);
-            let (Some(a), Some(b), Some(o)) = (
-                x.get(row + j..).and_then(<[f32]>::first_chunk::<8>),
-                x.get(row + inner + j..).and_then(<[f32]>::first_chunk::<8>),
-                y.get_mut(out + j..).and_then(<[i64]>::first_chunk_mut::<8>),
-            ) else {
-                return true;
-            };
-            let (a, b) = (load8(a), load8(b));
-            let pick = second::<D, LAST>(a, b);
-            // Lanes in order here: no permute.
-            store_wide(o, _mm256_srli_epi32::<31>(_mm256_castps_si256(pick)));
-            if VALUES {
-                if let Some(slot) = v.get_mut(out + j..).and_then(<[f32]>::first_chunk_mut::<8>) {
-                    store8(slot, _mm256_blendv_ps(a, b, pick));
+    // Eight lanes: the index and, with `VALUES`, the element.
+    let eight = |a: &[f32; 8], b: &[f32; 8], o: &mut [i64; 8], slot: Option<&mut [f32; 8]>| {
+        let (a, b) = (load8(a), load8(b));
+        let pick = second::<D, LAST>(a, b);
+        // Lanes in order here: no permute.
+        store_wide(o, _mm256_srli_epi32::<31>(_mm256_castps_si256(pick)));
+        if let Some(slot) = slot {
+            store8(slot, _mm256_blendv_ps(a, b, pick));
+        }
+    };
+    let mut vs = v.chunks_exact_mut(inner);
+    for (x, y) in x.chunks_exact(2 * inner).zip(y.chunks_exact_mut(inner)) {
+        let v = if VALUES { vs.next() } else { None };
+        let (r0, r1) = x.split_at(inner);
+        // Whole eights by iterators (no index to check per step).
+        let (a8, _) = r0.as_chunks::<8>();
+        let (b8, _) = r1.as_chunks::<8>();
+        let (o8, _) = y.as_chunks_mut::<8>();
+        match v {
+            Some(v) => {
+                let (v8, _) = v.as_chunks_mut::<8>();
+                for (((a, b), o), s) in a8.iter().zip(b8).zip(o8.iter_mut()).zip(v8.iter_mut()) {
+                    eight(a, b, o, Some(s));
+                }
+                if inner % 8 != 0 {
+                    // The last eight lanes, overlapping the ones before (the same answers).
+                    let j = inner - 8;
+                    if let (Some(a), Some(b), Some(o), Some(s)) = (
+                        r0.get(j..).and_then(<[f32]>::first_chunk::<8>),
+                        r1.get(j..).and_then(<[f32]>::first_chunk::<8>),
+                        y.get_mut(j..).and_then(<[i64]>::first_chunk_mut::<8>),
+                        v.get_mut(j..).and_then(<[f32]>::first_chunk_mut::<8>),
+                    ) {
+                        eight(a, b, o, Some(s));
+                    }
                 }
             }
-            at += 8;
+            None => {
+                for ((a, b), o) in a8.iter().zip(b8).zip(o8.iter_mut()) {
+                    eight(a, b, o, None);
+                }
+                if inner % 8 != 0 {
+                    let j = inner - 8;
+                    if let (Some(a), Some(b), Some(o)) = (
+                        r0.get(j..).and_then(<[f32]>::first_chunk::<8>),
+                        r1.get(j..).and_then(<[f32]>::first_chunk::<8>),
+                        y.get_mut(j..).and_then(<[i64]>::first_chunk_mut::<8>),
+                    ) {
+                        eight(a, b, o, None);
+                    }
+                }
+            }
         }
     }
     true
