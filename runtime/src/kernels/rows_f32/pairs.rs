@@ -249,7 +249,7 @@ pub(in crate::kernels) unsafe fn arg_two_rows<
                 for (((a, b), o), s) in a8.iter().zip(b8).zip(o8.iter_mut()).zip(v8.iter_mut()) {
                     eight(a, b, o, Some(s));
                 }
-                if inner % 8 != 0 {
+                if !inner.is_multiple_of(8) {
                     // The last eight lanes, overlapping the ones before (the same answers).
                     let j = inner - 8;
                     if let (Some(a), Some(b), Some(o), Some(s)) = (
@@ -266,7 +266,7 @@ pub(in crate::kernels) unsafe fn arg_two_rows<
                 for ((a, b), o) in a8.iter().zip(b8).zip(o8.iter_mut()) {
                     eight(a, b, o, None);
                 }
-                if inner % 8 != 0 {
+                if !inner.is_multiple_of(8) {
                     let j = inner - 8;
                     if let (Some(a), Some(b), Some(o)) = (
                         r0.get(j..).and_then(<[f32]>::first_chunk::<8>),
