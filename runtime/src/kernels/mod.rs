@@ -70,7 +70,7 @@ pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 pub(crate) use planes::reduce_planes_in;
 #[cfg(not(debug_assertions))]
 pub(crate) use reduce::reduce_rows_short_fresh;
-pub(crate) use reduce::{afresh, reduce_lanes_fresh};
+pub(crate) use reduce::{afresh, reduce_lane_blocks_fresh};
 #[cfg(debug_assertions)]
 pub(crate) use shared::take;
 

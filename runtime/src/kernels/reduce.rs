@@ -39,6 +39,23 @@ pub(crate) fn reduce_lanes_fresh<T: Element, D: Direction>(acc: &mut [T], x: &[T
     lanes_rows::<T, D>(acc, x, true);
 }
 
+/// [`reduce_lanes_fresh`] block after block: each block of `xs` elements of `x` (rows of `ys`
+/// lanes) into its block of `ys` of `y`; blocks of no row give the identity.
+#[inline(always)]
+pub(crate) fn reduce_lane_blocks_fresh<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (xs, ys): (usize, usize),
+) {
+    if xs == 0 || ys == 0 {
+        super::fill(y, D::identity::<T>());
+        return;
+    }
+    for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
+        reduce_lanes_fresh::<T, D>(y, x);
+    }
+}
+
 /// [`reduce_lanes_rows`], or with `fresh` [`reduce_lanes_fresh`].
 #[inline(always)]
 fn lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T], fresh: bool) {
@@ -375,7 +392,7 @@ mod tests {
         assert_eq!(acc, [7, 9, 8]);
     }
 
-    /// The reductions that write their outputs ([`reduce_lanes_fresh`], [`afresh`] and, in
+    /// The reductions that write their outputs ([`reduce_lane_blocks_fresh`], [`afresh`] and, in
     /// optimized builds, `reduce_rows_short_fresh`) against the definition from the identity,
     /// over outputs that start with the value that would win if they were read (and NaN for
     /// floats): every type, lane counts about the chunk widths, row counts about the groups,
@@ -412,13 +429,13 @@ mod tests {
                     let x: std::vec::Vec<T> = (0..n * rows).map(|_| gen(g.next())).collect();
                     // Lanes: rows of `n` lanes.
                     let mut got = std::vec![T::HIGHEST; n];
-                    reduce_lanes_fresh::<T, Max>(&mut got, &x);
+                    reduce_lane_blocks_fresh::<T, Max>(&mut got, &x, (n * rows, n));
                     assert!(
                         same(&got, &definition::<T, Max>(&x, rows, n)),
                         "lanes {n}x{rows}"
                     );
                     let mut got = std::vec![T::LOWEST; n];
-                    reduce_lanes_fresh::<T, Min>(&mut got, &x);
+                    reduce_lane_blocks_fresh::<T, Min>(&mut got, &x, (n * rows, n));
                     assert!(
                         same(&got, &definition::<T, Min>(&x, rows, n)),
                         "lanes {n}x{rows}"

@@ -12,9 +12,9 @@
 use super::small;
 use crate::kernels::{
     self, afresh, arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short,
-    arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period, reduce_lanes_fresh,
-    reduce_lanes_narrow_in, reduce_lanes_rows, reduce_planes_in, reduce_rows as reduce_rows_kernel,
-    reduce_rows_short, Narrowing,
+    arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period,
+    reduce_lane_blocks_fresh, reduce_lanes_narrow_in, reduce_lanes_rows, reduce_planes_in,
+    reduce_rows as reduce_rows_kernel, reduce_rows_short, Narrowing,
 };
 use crate::{Direction, Element, Max};
 
@@ -193,13 +193,7 @@ pub(super) fn reduce_lanes<T: Element, D: Direction>(
 ) {
     if fresh && ys >= FEW_LANES {
         // The lane kernel starts from the identity itself.
-        if xs == 0 {
-            return fill(y, D::identity::<T>());
-        }
-        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
-            reduce_lanes_fresh::<T, D>(y, x);
-        }
-        return;
+        return reduce_lane_blocks_fresh::<T, D>(y, x, (xs, ys));
     }
     if fresh {
         return afresh::<T, D>(y, x, (xs, ys), |y, x| fold_lanes::<T, D>(y, x, (xs, ys)));

@@ -62,13 +62,7 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
-        if xs == 0 || ys == 0 {
-            kernels::fill(y, D::identity::<T>());
-            return;
-        }
-        for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
-            kernels::reduce_lanes_fresh::<T, D>(y, x);
-        }
+        kernels::reduce_lane_blocks_fresh::<T, D>(y, x, (xs, ys));
     });
 }
 
