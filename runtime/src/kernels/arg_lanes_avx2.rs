@@ -3,21 +3,20 @@
 //! SSE2, where each lane's two selects are three instructions each on four lanes).
 //!
 //! A chunk of sixteen lanes (two vectors) keeps each lane's best value and row in registers down
-//! the rows, in two chains over alternate rows. Per row: one compare and one max for the values,
+//! the rows, in one chain. Per row: one compare and one max for the values,
 //! and the row number masked by the compare and kept by an unsigned max (rows only grow, so the
 //! last row that took the lane is the largest); NaN flagged two vectors per compare. About a
 //! third of the SSE2 pass's instructions per element.
 
 use core::arch::x86_64::{
-    __m128i, __m256, __m256i, _mm256_and_si256, _mm256_blendv_epi8, _mm256_blendv_ps,
-    _mm256_castps_si256, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmp_ps,
-    _mm256_cmpgt_epi32, _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_max_epu32,
-    _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_or_si256,
-    _mm256_set1_epi32, _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_si256,
-    _mm256_xor_si256, _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
+    __m128i, __m256, __m256i, _mm256_and_si256, _mm256_castps_si256, _mm256_castsi256_si128,
+    _mm256_cmp_ps, _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_loadu_ps,
+    _mm256_max_epu32, _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_or_ps,
+    _mm256_set1_epi32, _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_si256, _CMP_GE_OQ,
+    _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
 };
 
-use super::rows_f32::avx2::{load8 as load, store8 as store};
+use super::rows_f32::avx2::store8 as store;
 use crate::Direction;
 
 /// Lanes of a chunk: two vectors of eight.
@@ -29,16 +28,6 @@ pub(super) const LANES: usize = 16;
 fn store_wide(y: &mut [i64; 4], r: __m128i) {
     // SAFETY: `y` holds 32 bytes; `storeu` has no alignment requirement.
     unsafe { _mm256_storeu_si256(y.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(r)) }
-}
-
-/// The sixteen lanes of `lanes` from `at`, as two vectors.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn row(lanes: &[f32], at: usize) -> Option<(__m256, __m256)> {
-    let ([a, b], _) = lanes.get(at..)?.first_chunk::<LANES>()?.as_chunks::<8>() else {
-        return None;
-    };
-    Some((load(a), load(b)))
 }
 
 /// One vector of lanes: each lane's best value and the row it was in.
@@ -69,38 +58,6 @@ impl Best {
         };
         self.row = _mm256_max_epu32(self.row, _mm256_and_si256(_mm256_castps_si256(take), r));
     }
-
-    /// The best of `self` and `o`, two chains over different rows: the more extreme value, and
-    /// of equal values the first row (the last with `LAST`).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn merge<D: Direction, const LAST: bool>(self, o: Self) -> Self {
-        let better = if D::IS_MIN {
-            _mm256_cmp_ps::<_CMP_LT_OQ>(o.value, self.value)
-        } else {
-            _mm256_cmp_ps::<_CMP_GT_OQ>(o.value, self.value)
-        };
-        let equal = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_EQ_OQ>(o.value, self.value));
-        // Rows are under 2^32 and compared as signed: flip the sign bits first.
-        let flip = _mm256_set1_epi32(i32::MIN);
-        let (a, b) = (
-            _mm256_xor_si256(self.row, flip),
-            _mm256_xor_si256(o.row, flip),
-        );
-        let row_wins = if LAST {
-            _mm256_cmpgt_epi32(b, a)
-        } else {
-            _mm256_cmpgt_epi32(a, b)
-        };
-        let take = _mm256_or_si256(
-            _mm256_castps_si256(better),
-            _mm256_and_si256(equal, row_wins),
-        );
-        Best {
-            value: _mm256_blendv_ps(self.value, o.value, _mm256_castsi256_ps(take)),
-            row: _mm256_blendv_epi8(self.row, o.row, take),
-        }
-    }
 }
 
 /// The fast pass of the strided arg-reduction of `f32` over lanes `start..end` (at least
@@ -127,7 +84,7 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
     end: usize,
 ) -> bool {
     let n = end.saturating_sub(start);
-    if n < LANES || inner == 0 || x.len() / inner > u32::MAX as usize {
+    if n < LANES || inner == 0 || x.len() < inner || x.len() / inner > u32::MAX as usize {
         return false;
     }
     let rows = x.len() / inner;
@@ -135,12 +92,23 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
     for c in 0..n.div_ceil(LANES) {
         // The chunk's first lane, within the tile.
         let at = (c * LANES).min(n - LANES);
-        let Some(lanes) = x.get(start + at..) else {
+        // Every row's sixteen lanes from `start + at` lie within `x`: checked once here, so
+        // the loads down the rows go by a pointer (a check per row was four instructions of
+        // about fifteen).
+        let base = start + at;
+        let last = (rows - 1)
+            .checked_mul(inner)
+            .and_then(|o| o.checked_add(base + LANES));
+        if last.is_none_or(|l| l > x.len()) {
             return false;
+        }
+        // SAFETY: `base + (rows - 1) * inner + LANES <= x.len()` (checked above), and every
+        // load below reads sixteen `f32`s at `base + r * inner` for a row `r < rows`.
+        let at_row = |r: usize| unsafe {
+            let p = x.as_ptr().add(base + r * inner);
+            (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)))
         };
-        let Some((e0, e1)) = row(lanes, 0) else {
-            return false;
-        };
+        let (e0, e1) = at_row(0);
         let zero = _mm256_setzero_si256();
         let (mut p0, mut p1) = (
             Best {
@@ -152,36 +120,18 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
                 row: zero,
             },
         );
-        // Two chains over alternate rows (a compare waits for the max before it: one chain is
-        // bound by their latency), merged at the end. Row 0 starts both.
-        let (mut q0, mut q1) = (p0, p1);
+        // One chain down the rows: on Zen 3 a max and a compare take a cycle, so the chains
+        // of two vectors are not what bounds the pass (two chains over alternate rows, merged
+        // at the end, measured 2-9% slower there).
         nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
-        let mut r = 1;
-        while r + 1 < rows {
-            let (Some((e0, e1)), Some((f0, f1))) =
-                (row(lanes, r * inner), row(lanes, (r + 1) * inner))
-            else {
-                return false;
-            };
-            nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
-            nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(f0, f1));
-            let (rs, rt) = (_mm256_set1_epi32(r as i32), _mm256_set1_epi32(r as i32 + 1));
-            p0.add::<D, LAST>(e0, rs);
-            p1.add::<D, LAST>(e1, rs);
-            q0.add::<D, LAST>(f0, rt);
-            q1.add::<D, LAST>(f1, rt);
-            r += 2;
-        }
-        if r < rows {
-            let Some((e0, e1)) = row(lanes, r * inner) else {
-                return false;
-            };
+        for r in 1..rows {
+            let (e0, e1) = at_row(r);
             nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
             let rs = _mm256_set1_epi32(r as i32);
             p0.add::<D, LAST>(e0, rs);
             p1.add::<D, LAST>(e1, rs);
         }
-        let (b0, b1) = (p0.merge::<D, LAST>(q0), p1.merge::<D, LAST>(q1));
+        let (b0, b1) = (p0, p1);
         let Some(ys) = y.get_mut(at..).and_then(<[i64]>::first_chunk_mut::<LANES>) else {
             return false;
         };
