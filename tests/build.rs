@@ -43,6 +43,8 @@ use std::path::PathBuf;
 const EXTRA_SINGLE: usize = 160;
 /// Number of multi-node graphs.
 const CHAINS: usize = 80;
+/// Property models of two nodes whose value between them runs in chunks along axis 0.
+const CHUNKED_CHAINS: usize = 8;
 /// Largest element count of an input.
 const MAX_ELEMENTS: usize = 360;
 
@@ -712,6 +714,91 @@ fn chain(rng: &mut Rng, index: usize) -> Spec {
     }
 }
 
+/// Two nodes over a tensor large enough that the value between them runs in chunks along
+/// axis 0 (`onnx_aot_codegen::chunks`): both keep axis 0, the second reads only the first's
+/// output, and that output is 64 KiB or more. Axes, attributes and types are drawn as for any
+/// other model (a draw that reduces axis 0 is drawn again).
+fn chunked_chain(rng: &mut Rng, index: usize) -> Spec {
+    'retry: loop {
+        let opset = rng.pick(&[13, 13, 18, 20]);
+        let dtype = rng.pick(&[F32, F32, F64, F16, Bf16]);
+        let n0 = rng.pick(&[512, 768]);
+        // 64 to 384 KiB of input, so that a first node can leave 64 KiB.
+        let shape = vec![n0, rng.pick(&[16, 32]), rng.pick(&[4, 8])];
+        let input = || Value {
+            name: "x0".to_string(),
+            dtype,
+            shape: shape.clone(),
+        };
+        let keeps_axis_0 = |node: &NodeSpec| match node.kind {
+            Kind::ReduceMax | Kind::ReduceMin => {
+                !node.noop
+                    && node
+                        .axes
+                        .as_ref()
+                        .is_some_and(|a| !a.is_empty() && !a.contains(&0))
+            }
+            Kind::Identity => false,
+            _ => node.axis > 0,
+        };
+        let mut nodes: Vec<NodeSpec> = Vec::new();
+        let mut src = input();
+        let mut attempts = 0;
+        while nodes.len() < 2 {
+            attempts += 1;
+            if attempts > 500 {
+                continue 'retry;
+            }
+            let kind = rng.pick(&[
+                Kind::ReduceMax,
+                Kind::ReduceMin,
+                Kind::ArgMax,
+                Kind::ArgMin,
+                Kind::Hardmax,
+            ]);
+            let version = resolve(kind, opset);
+            if !kind.dtypes(version).contains(&src.dtype) {
+                continue;
+            }
+            let out = format!("v{}", nodes.len());
+            let Some(node) = draw_node(rng, kind, version, &src, out.clone()) else {
+                continue;
+            };
+            if !keeps_axis_0(&node) || node.out_shape.first() != Some(&n0) {
+                continue;
+            }
+            let next = Value {
+                name: out,
+                dtype: node.out_dtype,
+                shape: node.out_shape.clone(),
+            };
+            // The value between the two nodes must be large enough to be chunked.
+            let size = match next.dtype {
+                F64 | I64 => 8,
+                F16 | Bf16 => 2,
+                _ => 4,
+            };
+            let bytes = next.shape.iter().product::<usize>() * size;
+            if nodes.is_empty() && bytes < 64 * 1024 {
+                continue;
+            }
+            nodes.push(node);
+            src = next;
+        }
+        return Spec {
+            name: format!("case_{index:03}"),
+            opset,
+            default_domain_name: "",
+            inputs: vec![input()],
+            input_params: vec![vec![None; 3]],
+            nodes,
+            outputs: vec!["v1".to_string()],
+            value_info: false,
+            unshaped_outputs: false,
+        };
+    }
+}
+
 /// The model bytes and generator options of a spec.
 fn build_model(spec: &Spec) -> (Vec<u8>, Options) {
     let mut options = Options::new(spec.name.clone());
@@ -931,6 +1018,12 @@ fn main() {
         let index = specs.len();
         specs.push(chain(&mut rng, index));
     }
+    let chunked_from = specs.len();
+    for _ in 0..CHUNKED_CHAINS {
+        let index = specs.len();
+        specs.push(chunked_chain(&mut rng, index));
+    }
+    let mut chunked_seen = 0;
 
     let mut modules = String::new();
     let mut table = String::from("static CASES: &[Case] = &[\n");
@@ -944,6 +1037,11 @@ fn main() {
                     Ok(text) => text,
                     Err(_) => tokens.to_string(),
                 };
+                if specs[chunked_from..].iter().any(|c| c.name == spec.name)
+                    && text.contains("fn chunks_")
+                {
+                    chunked_seen += 1;
+                }
                 modules.push_str(&text);
                 modules.push('\n');
                 table.push_str(&table_row(spec));
@@ -969,6 +1067,12 @@ fn main() {
         }
     }
     table.push_str("];\n");
+    if chunked_seen * 2 < CHUNKED_CHAINS {
+        // The chunked loops must stay covered: most of these chains are chunked.
+        errors.push(format!(
+            "only {chunked_seen} of the {CHUNKED_CHAINS} chunked chains run in chunks"
+        ));
+    }
     if !errors.is_empty() {
         for e in &errors {
             println!("cargo:warning=property model failed to generate: {e}");

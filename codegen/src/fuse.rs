@@ -33,7 +33,7 @@ use crate::ops::cast::CastOp;
 const SIBLING_WINDOW: usize = 16;
 
 /// Applies the rewrites to a loaded graph, then picks the node order that keeps the scratch
-/// small ([`crate::schedule`]).
+/// small ([`crate::schedule`]) and the pairs of nodes that run in chunks ([`crate::chunks`]).
 pub fn fuse(graph: &mut Graph) {
     cast_folds(graph);
     transpose_folds(graph);
@@ -43,6 +43,7 @@ pub fn fuse(graph: &mut Graph) {
     fuse_siblings(graph);
     crate::schedule::schedule(graph);
     renumber(graph);
+    crate::chunks::chunk_pairs(graph);
 }
 
 /// The node that computes each value, by node position.

@@ -77,6 +77,16 @@ pub trait Compute: DynEq + fmt::Debug + Send + Sync {
         None
     }
 
+    /// How many leading axes of the input the op keeps, in order, as the leading axes of its
+    /// output, each output position computed from its own part of the input: the op over a run
+    /// of positions of axis 0 is then the same op over that part of the tensor, so two nodes
+    /// can run in chunks along axis 0 ([`crate::chunks`]). 0 (the default) for ops that mix
+    /// positions of axis 0.
+    fn leading_kept_axes(&self, input: &Value) -> usize {
+        let _ = input;
+        0
+    }
+
     /// For a Transpose, its permutation (output axis `i` is input axis `perm[i]`).
     fn permutation(&self) -> Option<&[usize]> {
         None
@@ -320,6 +330,42 @@ pub struct Graph {
     pub outputs: Vec<Output>,
     /// Facts about the model for documentation.
     pub info: ModelInfo,
+    /// Pairs of adjacent nodes that run together in chunks along axis 0 ([`crate::chunks`]).
+    pub chunked: Vec<Chunked>,
+}
+
+/// A node and the next one, its output's only reader, run together chunk after chunk of axis
+/// 0, so that the value between them is never whole: only a chunk of it in scratch, read while
+/// it is in cache ([`crate::chunks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunked {
+    /// The first node's position in [`Graph::nodes`] (the second is the next one).
+    pub first: usize,
+    /// Positions of axis 0 per chunk: a divisor of its length, with two chunks at least.
+    pub rows: usize,
+}
+
+impl Graph {
+    /// The chunked pair each node is part of (as its first or second node), by position.
+    pub fn chunked_by_node(&self) -> Vec<Option<Chunked>> {
+        let mut by_node = vec![None; self.nodes.len()];
+        for &c in &self.chunked {
+            for k in [c.first, c.first + 1] {
+                if let Some(slot) = by_node.get_mut(k) {
+                    *slot = Some(c);
+                }
+            }
+        }
+        by_node
+    }
+
+    /// The value between a chunked pair (the first node's output) and the elements one chunk
+    /// of it holds: the scratch it takes.
+    pub fn chunk_of(&self, c: Chunked) -> Option<(ValueId, usize)> {
+        let v = self.nodes.get(c.first)?.output;
+        let n0 = *self.values[v].shape.first()?;
+        Some((v, self.values[v].numel() / n0.max(1) * c.rows))
+    }
 }
 
 /// Descriptive facts about the model, passed into generated docs.

@@ -41,6 +41,8 @@ pub mod builder;
 #[doc(hidden)]
 pub mod cache;
 #[doc(hidden)]
+pub mod chunks;
+#[doc(hidden)]
 pub mod dtype;
 #[doc(hidden)]
 pub mod emit;

@@ -17,7 +17,7 @@
 //! intermediates together exceed the address space yields an honest total
 //! ([`MemoryPlan::scratch_bytes`]) that the loader rejects, never an overflow.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::dtype::DType;
 use crate::ir::{Graph, Source, ValueId};
@@ -176,7 +176,18 @@ pub fn plan_memory(graph: &Graph) -> MemoryPlan {
         }
     }
     let life_of = |v: ValueId| life[v].unwrap_or((0, 0));
-    let len = |v: ValueId| graph.values[v].numel() as u128;
+    // A value between a chunked pair takes one chunk ([`Graph::chunk_of`]).
+    let chunk_len: HashMap<ValueId, usize> = graph
+        .chunked
+        .iter()
+        .filter_map(|&c| graph.chunk_of(c))
+        .collect();
+    let len = |v: ValueId| {
+        chunk_len
+            .get(&v)
+            .copied()
+            .unwrap_or_else(|| graph.values[v].numel()) as u128
+    };
     // Values of each element type, in order of definition.
     let mut by_type: BTreeMap<DType, Vec<ValueId>> = BTreeMap::new();
     for &v in &defined {

@@ -48,6 +48,7 @@ expansion!(hardmax_11_f16);
 expansion!(hardmax_13_middle_axis);
 expansion!(onnx_aot_hardmax);
 expansion!(multi_node);
+expansion!(chain_chunked);
 expansion!(siblings_torch_max);
 expansion!(siblings_rows);
 expansion!(siblings_in_scratch);
@@ -57,6 +58,54 @@ expansion!(glue_detector_head);
 expansion!(hostile_text);
 expansion!(constant_blob);
 expansion!(exporter_pytorch);
+
+/// ReduceMax over rows of two of `[512, 32, 2]`, then ArgMax of the maxima along axis 1, run in
+/// chunks of axis 0 (the maxima never whole), against plain loops over the whole tensor: NaN in
+/// some rows, ties (the first maximum wins), ±0, fresh values each call.
+#[test]
+fn a_chunked_chain_computes_what_the_whole_nodes_do() {
+    use chain_chunked as m;
+    for round in 0..3usize {
+        let mut inputs = m::Inputs::zeroed();
+        for (a, block) in inputs.x.iter_mut().enumerate() {
+            for (b, pair) in block.iter_mut().enumerate() {
+                for (c, v) in pair.iter_mut().enumerate() {
+                    let k = a * 64 + b * 2 + c + round * 5;
+                    *v = match k % 89 {
+                        3 if a % 7 == 0 => f32::NAN,
+                        _ if k % 13 == 0 => -0.0,
+                        _ => ((k * 31) % 23) as f32 - 11.0 + round as f32,
+                    };
+                }
+            }
+        }
+        let out = m::run(&inputs);
+        for (a, block) in inputs.x.iter().enumerate() {
+            // The maxima (NaN wins), then the first position of their maximum (or first NaN).
+            let maxima: Vec<f32> = block
+                .iter()
+                .map(|p| {
+                    if p[0].is_nan() || p[1].is_nan() {
+                        f32::NAN
+                    } else {
+                        p[0].max(p[1])
+                    }
+                })
+                .collect();
+            let mut at = 0;
+            for (b, &v) in maxima.iter().enumerate() {
+                let best = maxima[at];
+                if !best.is_nan() && (v.is_nan() || v > best) {
+                    at = b;
+                }
+            }
+            assert_eq!(
+                out.y[a][0][0], at as i64,
+                "round {round} block {a}: {maxima:?}"
+            );
+        }
+    }
+}
 
 /// ReduceMin over axes 0, 2 and 4 of `[2, 3, 4, 5, 6]`, whose nest folds into its output block
 /// by block, against plain loops: NaN in some outputs' elements, ±0, fresh values each call

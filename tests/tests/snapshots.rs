@@ -454,6 +454,29 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("multi_node"),
         ),
+        // ReduceMax over rows of two, then ArgMax over the maxima along the middle axis: the
+        // maxima (64 KiB whole) run in chunks of 128 positions of axis 0, 16 KiB of scratch,
+        // one loop calling both node functions per chunk.
+        (
+            "chain_chunked",
+            model(
+                13,
+                vec![
+                    node(
+                        "ReduceMax",
+                        "pool",
+                        &["x"],
+                        &["pooled"],
+                        &[("axes", Is(&[2]))],
+                    ),
+                    node("ArgMax", "pick", &["pooled"], &["y"], &[("axis", I(1))]),
+                ],
+                vec![tensor("x", FLOAT, &[512, 32, 2])],
+                vec![tensor("y", INT64, &[512, 1, 1])],
+                vec![],
+            ),
+            opts("chain_chunked"),
+        ),
         // torch.max(x, dim=1): ReduceMax and ArgMax of one tensor over one axis, fused into one
         // node that writes both outputs (the lane kernel writes the values; the next case reads
         // them back at the indices).
@@ -799,6 +822,7 @@ snapshot_tests!(
     hardmax_13_middle_axis,
     onnx_aot_hardmax,
     multi_node,
+    chain_chunked,
     siblings_torch_max,
     siblings_rows,
     siblings_in_scratch,

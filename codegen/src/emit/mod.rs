@@ -3,6 +3,7 @@
 //! (`interface`), `run_bytes`, `run_ndarray`, the constants and one function per node, whose
 //! body the node's op family emits ([`crate::ir::Compute::emit`]).
 
+mod chunks;
 mod constants;
 mod docs;
 mod interface;
@@ -15,11 +16,12 @@ use quote::{format_ident, quote};
 pub use docs::module_docs;
 
 use crate::dtype::DType;
-use crate::ir::{Graph, Node, Source, Value, ValueId};
+use crate::ir::{Chunked, Graph, Node, Source, Value, ValueId};
 use crate::memory::{plan_memory, MemoryPlan, Slot};
 use crate::names;
 use crate::options::Options;
 use crate::tokens::{elem_tokens, lit_usize};
+use chunks::chunk_fn_name;
 
 /// Where a value lives inside `run_into`.
 #[derive(Clone)]
@@ -49,6 +51,8 @@ struct Emitter<'g> {
     input_fields: Vec<Ident>,
     output_fields: Vec<Ident>,
     memory: MemoryPlan,
+    /// The chunked pair each node is part of, by position ([`crate::chunks`]).
+    chunked: Vec<Option<Chunked>>,
 }
 
 /// The items of the generated module (without the `mod` wrapper).
@@ -81,6 +85,7 @@ pub fn emit_items(graph: &Graph, options: &Options) -> TokenStream {
         input_fields,
         output_fields,
         memory: plan_memory(graph),
+        chunked: graph.chunked_by_node(),
     };
     e.assign_places();
     e.items()
@@ -364,7 +369,8 @@ impl<'g> Emitter<'g> {
             .iter()
             .enumerate()
             .filter(|&(k, _)| !self.memory.elided[k])
-            .map(|(_, n)| self.node_fn(n))
+            .map(|(k, n)| self.node_fn(k, n))
+            .chain(g.chunked.iter().map(|&c| self.chunk_fn(c)))
             .collect();
         let version = crate::tokens::version_check(&self.rt);
         // In a module that is not public, the parts of the interface the crate does not use
@@ -406,6 +412,20 @@ impl<'g> Emitter<'g> {
                 continue;
             }
             let f = fn_name(node);
+            if let Some(c) = self.chunked[k] {
+                // The pair's loop, called where its first node runs.
+                if c.first == k {
+                    if let Some(second) = g.nodes.get(k + 1) {
+                        let f = chunk_fn_name(node, second);
+                        body.extend(self.call_many(
+                            quote!(#f),
+                            node.input,
+                            &[node.output, second.output],
+                        ));
+                    }
+                }
+                continue;
+            }
             if node.fused.is_empty() {
                 body.extend(self.call(quote!(#f), node.input, node.output));
             } else {
@@ -426,16 +446,20 @@ impl<'g> Emitter<'g> {
     }
 
     /// One node's function: its docs, its plan and the body its op family emits.
-    fn node_fn(&self, node: &Node) -> TokenStream {
+    fn node_fn(&self, k: usize, node: &Node) -> TokenStream {
         let g = self.graph;
         let x = &g.values[node.input];
         let y = &g.values[node.output];
+        // A node of a chunked pair is generated for one chunk of axis 0.
+        let chunk = self.chunked[k].map(|c| (c, chunks::part(x, c.rows), chunks::part(y, c.rows)));
         let tx = self.elem(x.dtype);
         let ty = self.elem(y.dtype);
         let name = fn_name(node);
         let also: Vec<&Value> = node.fused.iter().map(|f| &g.values[f.output]).collect();
         let docs = docs::node_docs(node, x, y, &also);
-        let code = if also.is_empty() {
+        let code = if let Some((_, x, y)) = &chunk {
+            node.op.emit(x, y, &self.rt)
+        } else if also.is_empty() {
             node.op.emit(x, y, &self.rt)
         } else {
             node.op.emit_fused(x, y, &also, &self.rt)
@@ -445,7 +469,10 @@ impl<'g> Emitter<'g> {
             let t = self.elem(v.dtype);
             quote!(, #p: &mut [#t])
         });
-        let summary = format!(" Plan: {}.", names::ticked_identifiers(&code.plan));
+        let mut summary = format!(" Plan: {}.", names::ticked_identifiers(&code.plan));
+        if let Some((c, _, _)) = &chunk {
+            summary.push_str(&self.chunk_note(*c));
+        }
         let allow = if code.body.is_empty() {
             quote!(#[allow(unused_variables)])
         } else {

@@ -110,6 +110,7 @@ impl<'o> Loader<'o> {
             inputs: self.runtime_inputs,
             outputs,
             info: model_info(model, &opsets),
+            chunked: Vec::new(),
         };
         if self.errors.is_empty() {
             outputs::check_totals(&graph, &mut self.errors);

@@ -179,6 +179,11 @@ impl ArgOp {
 }
 
 impl Compute for ArgOp {
+    fn leading_kept_axes(&self, input: &Value) -> usize {
+        let _ = input;
+        self.axis
+    }
+
     fn stem(&self) -> &'static str {
         match self.direction {
             Direction::Max => "argmax",

@@ -179,6 +179,11 @@ impl HardmaxOp {
 }
 
 impl Compute for HardmaxOp {
+    fn leading_kept_axes(&self, input: &Value) -> usize {
+        let _ = input;
+        self.axes.first().copied().unwrap_or(0)
+    }
+
     fn stem(&self) -> &'static str {
         "hardmax"
     }

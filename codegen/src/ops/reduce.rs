@@ -185,6 +185,16 @@ impl ReduceOp {
 }
 
 impl Compute for ReduceOp {
+    fn leading_kept_axes(&self, input: &Value) -> usize {
+        // The axes before the first reduced one (none reduced: a copy, left alone).
+        let _ = input;
+        if self.noop {
+            0
+        } else {
+            self.axes.first().copied().unwrap_or(0)
+        }
+    }
+
     fn stem(&self) -> &'static str {
         match self.direction {
             Direction::Max => "reduce_max",

@@ -1,0 +1,100 @@
+//! The loop of a chunked pair ([`crate::chunks`]): one function that runs both nodes chunk
+//! after chunk of axis 0, each node's function generated for one chunk's shape.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{fn_name, Emitter};
+use crate::ir::{Chunked, Node, Value};
+use crate::names::code;
+use crate::tokens::lit_usize;
+
+/// `value` cut to `rows` positions of axis 0: the shape a chunk has.
+pub(super) fn part(value: &Value, rows: usize) -> Value {
+    let mut part = value.clone();
+    if let Some(n0) = part.shape.first_mut() {
+        *n0 = rows;
+    }
+    part
+}
+
+/// A node as the docs name it: `2 \`top\` (ArgMax-13)`.
+fn label(node: &Node) -> String {
+    let name = if node.name.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", code(&node.name))
+    };
+    format!("{}{name} ({}-{})", node.index, node.op_type, node.version)
+}
+
+/// The function of a chunked pair: `chunks_0_2` for nodes 0 and 2.
+pub(super) fn chunk_fn_name(first: &Node, second: &Node) -> Ident {
+    format_ident!("chunks_{}_{}", first.index, second.index)
+}
+
+impl Emitter<'_> {
+    /// The sentence a node function of a chunked pair adds to its doc.
+    pub(super) fn chunk_note(&self, c: Chunked) -> String {
+        let g = self.graph;
+        let (Some(first), Some(second)) = (g.nodes.get(c.first), g.nodes.get(c.first + 1)) else {
+            return String::new();
+        };
+        let n0 = g.values[first.input].shape.first().copied().unwrap_or(0);
+        format!(
+            " Generated for a chunk of {} of the {} positions of axis 0: `{}` calls it chunk \
+             after chunk.",
+            c.rows,
+            n0,
+            chunk_fn_name(first, second)
+        )
+    }
+
+    /// The loop of a chunked pair over `x` (the first node's input), `t` (one chunk of the
+    /// value between the nodes, in scratch) and `y` (the second node's output).
+    pub(super) fn chunk_fn(&self, c: Chunked) -> TokenStream {
+        let g = self.graph;
+        let (Some(first), Some(second)) = (g.nodes.get(c.first), g.nodes.get(c.first + 1)) else {
+            return TokenStream::new();
+        };
+        let (x, t, y) = (
+            &g.values[first.input],
+            &g.values[first.output],
+            &g.values[second.output],
+        );
+        let n0 = x.shape.first().copied().unwrap_or(1).max(1);
+        let (xc, yc) = (
+            lit_usize(x.numel() / n0 * c.rows),
+            lit_usize(y.numel() / n0 * c.rows),
+        );
+        let (tx, tt, ty) = (self.elem(x.dtype), self.elem(t.dtype), self.elem(y.dtype));
+        let name = chunk_fn_name(first, second);
+        let (f1, f2) = (fn_name(first), fn_name(second));
+        let chunk_bytes = t.numel() / n0 * c.rows * t.dtype.size();
+        let doc = [
+            format!(
+                " ONNX nodes {} and {} chunk after chunk of axis 0: {} chunks of {}.",
+                label(first),
+                label(second),
+                n0 / c.rows,
+                c.rows
+            ),
+            format!(
+                " The value {} between them is never whole: the first writes {} bytes of it \
+                 at a time into `t`, which the second reads while they are in cache.",
+                code(&t.name),
+                chunk_bytes
+            ),
+        ];
+        quote! {
+            #(#[doc = #doc])*
+            #[inline]
+            fn #name(x: &[#tx], t: &mut [#tt], y: &mut [#ty]) {
+                for (x, y) in x.chunks_exact(#xc).zip(y.chunks_exact_mut(#yc)) {
+                    #f1(x, t);
+                    #f2(t, y);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Chunked pairs (`onnx_aot_codegen::chunks`): which adjacent nodes run together chunk after
+//! chunk of axis 0, how many positions a chunk takes, and the scratch the value between them
+//! gets. (That the generated loops compute the same outputs is checked by the property models
+//! of `tests/`, which include chains large enough to be chunked.)
+
+mod common;
+use common::*;
+use onnx_aot_codegen::chunks::{CHUNK_BYTES, MIN_VALUE_BYTES};
+use onnx_aot_codegen::ir::{Chunked, Graph};
+use onnx_aot_codegen::memory::plan_memory;
+use onnx_aot_codegen::onnx::data_type::*;
+use onnx_aot_codegen::{analyze, DType, Options};
+
+fn graph(m: &onnx_aot_codegen::onnx::ModelProto) -> Graph {
+    analyze(&bytes(m), &Options::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// ReduceMax over `reduce` (keepdims 1) of `x` of `shape`, then ArgMax along `axis`; `extra`
+/// adds a second reader of the maxima, `shown` makes them a graph output.
+fn reduce_then_arg(
+    shape: &[i64],
+    elem: i32,
+    reduce: &[i64],
+    axis: i64,
+    extra: bool,
+    shown: bool,
+) -> Graph {
+    let mut nodes = vec![
+        node(
+            "ReduceMax",
+            "r",
+            &["x"],
+            &["m"],
+            vec![attr_ints("axes", reduce)],
+        ),
+        node("ArgMax", "a", &["m"], &["y"], vec![attr_int("axis", axis)]),
+    ];
+    let mut outputs = vec![output("y")];
+    if extra {
+        nodes.push(node(
+            "ArgMin",
+            "b",
+            &["m"],
+            &["z"],
+            vec![attr_int("axis", axis)],
+        ));
+        outputs.push(output("z"));
+    }
+    if shown {
+        outputs.push(output("m"));
+    }
+    graph(&model(13, nodes, vec![vi("x", elem, &n(shape))], outputs))
+}
+
+#[test]
+fn a_reduction_and_the_arg_over_its_output_run_in_chunks() {
+    // Maxima [4096, 64, 1] f32: 1 MiB, 256 bytes per position of axis 0: 64 positions make
+    // 16 KiB, and 64 divides 4096.
+    for (shape, reduce, axis) in [
+        ([4096, 64, 2], [2], 1), // rows of two, then ArgMax along the middle axis
+        ([4096, 2, 64], [1], 2), // two rows of lanes, then ArgMax along the last axis
+    ] {
+        let g = reduce_then_arg(&shape, FLOAT, &reduce, axis, false, false);
+        assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 64 }], "{shape:?}");
+        let plan = plan_memory(&g);
+        // The maxima take one chunk of scratch, not 1 MiB.
+        assert_eq!(plan.sizes[&DType::F32], 64 * 64, "{shape:?}");
+        assert_eq!(plan.bytes(), CHUNK_BYTES);
+    }
+    // f64: twice the bytes per position, half the positions per chunk.
+    let g = reduce_then_arg(&[4096, 64, 2], DOUBLE, &[2], 1, false, false);
+    assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 32 }]);
+}
+
+#[test]
+fn the_chunk_is_the_largest_divisor_within_the_budget() {
+    // 1560 positions of 256 bytes: 61 to 64 do not divide 1560, 60 does (15 KiB).
+    let g = reduce_then_arg(&[1560, 64, 2], FLOAT, &[2], 1, false, false);
+    assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 60 }]);
+    // A prime number of positions has no divisor between a quarter of the budget and all of
+    // it: no pair (a chunk of one position would be a call per 256 bytes).
+    let g = reduce_then_arg(&[4099, 64, 2], FLOAT, &[2], 1, false, false);
+    assert!(g.chunked.is_empty());
+    // A position larger than the budget: no pair either.
+    let g = reduce_then_arg(&[64, 8192, 2], FLOAT, &[2], 1, false, false);
+    assert!(g.chunked.is_empty());
+}
+
+#[test]
+fn pairs_that_would_change_what_is_computed_or_gain_nothing_stay_whole() {
+    let whole = |g: &Graph, why: &str| assert!(g.chunked.is_empty(), "{why}: {:?}", g.chunked);
+    // The first node reduces axis 0: a chunk of the input does not make a chunk of its output.
+    whole(
+        &reduce_then_arg(&[2, 4096, 64], FLOAT, &[0], 2, false, false),
+        "first node reduces axis 0",
+    );
+    // The second node reduces axis 0 of the maxima.
+    whole(
+        &reduce_then_arg(&[4096, 64, 2], FLOAT, &[2], 0, false, false),
+        "second node reduces axis 0",
+    );
+    // Another node reads the maxima: they must be whole for it.
+    whole(
+        &reduce_then_arg(&[4096, 64, 2], FLOAT, &[2], 1, true, false),
+        "two readers",
+    );
+    // The maxima are a graph output.
+    whole(
+        &reduce_then_arg(&[4096, 64, 2], FLOAT, &[2], 1, false, true),
+        "graph output",
+    );
+    // Maxima under MIN_VALUE_BYTES: the caches keep them anyway.
+    let positions = (MIN_VALUE_BYTES / 256 / 2) as i64;
+    whole(
+        &reduce_then_arg(&[positions, 64, 2], FLOAT, &[2], 1, false, false),
+        "small value",
+    );
+}
+
+#[test]
+fn the_generated_loop_calls_both_node_functions_per_chunk() {
+    let m = model(
+        13,
+        vec![
+            node(
+                "ReduceMax",
+                "r",
+                &["x"],
+                &["m"],
+                vec![attr_ints("axes", &[2])],
+            ),
+            node("ArgMax", "a", &["m"], &["y"], vec![attr_int("axis", 1)]),
+        ],
+        vec![vi("x", FLOAT, &n(&[4096, 64, 2]))],
+        vec![output("y")],
+    );
+    let text = onnx_aot_codegen::pretty(
+        onnx_aot_codegen::generate(&bytes(&m), &Options::new("m"))
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64])",
+        "x.chunks_exact(8192).zip(y.chunks_exact_mut(64))",
+        "node_0_reduce_max(x, t); node_1_argmax(t, y);",
+        "chunks_0_1(in_x, a1, &mut *out_y)",
+        "buf_f32: [f32; 4096]",
+    ] {
+        assert!(squeezed.contains(want), "missing {want:?} in:\n{text}");
+    }
+}
