@@ -96,6 +96,15 @@ pub fn summary(graph: &Graph, code_bytes: usize) -> String {
             v(n.output)
         );
     }
+    for c in &graph.chunked {
+        if let (Some(a), Some(b)) = (graph.nodes.get(c.first), graph.nodes.get(c.first + 1)) {
+            let _ = writeln!(
+                s,
+                "chunked: nodes {} and {} run together, {} positions of axis 0 at a time",
+                a.index, b.index, c.rows
+            );
+        }
+    }
     let m = memory(graph);
     let _ = writeln!(
         s,

@@ -66,6 +66,13 @@ fn a_reduction_and_the_arg_over_its_output_run_in_chunks() {
         // The maxima take one chunk of scratch, not 1 MiB.
         assert_eq!(plan.sizes[&DType::F32], 64 * 64, "{shape:?}");
         assert_eq!(plan.bytes(), CHUNK_BYTES);
+        // `onnx-aot inspect` says so, and counts one chunk of scratch.
+        let text = onnx_aot_codegen::inspect::summary(&g, 0);
+        assert!(
+            text.contains("chunked: nodes 0 and 1 run together, 64 positions of axis 0 at a time")
+                && text.contains("scratch 16384 B"),
+            "{text}"
+        );
     }
     // f64: twice the bytes per position, half the positions per chunk.
     let g = reduce_then_arg(&[4096, 64, 2], DOUBLE, &[2], 1, false, false);
