@@ -25,6 +25,20 @@ fn reduce_then_arg(
     extra: bool,
     shown: bool,
 ) -> Graph {
+    graph(&reduce_then_arg_model(
+        shape, elem, reduce, axis, extra, shown,
+    ))
+}
+
+/// The model of [`reduce_then_arg`].
+fn reduce_then_arg_model(
+    shape: &[i64],
+    elem: i32,
+    reduce: &[i64],
+    axis: i64,
+    extra: bool,
+    shown: bool,
+) -> onnx_aot_codegen::onnx::ModelProto {
     let mut nodes = vec![
         node(
             "ReduceMax",
@@ -49,7 +63,7 @@ fn reduce_then_arg(
     if shown {
         outputs.push(output("m"));
     }
-    graph(&model(13, nodes, vec![vi("x", elem, &n(shape))], outputs))
+    model(13, nodes, vec![vi("x", elem, &n(shape))], outputs)
 }
 
 #[test]
@@ -126,21 +140,7 @@ fn pairs_that_would_change_what_is_computed_or_gain_nothing_stay_whole() {
 
 #[test]
 fn the_generated_loop_calls_both_node_functions_per_chunk() {
-    let m = model(
-        13,
-        vec![
-            node(
-                "ReduceMax",
-                "r",
-                &["x"],
-                &["m"],
-                vec![attr_ints("axes", &[2])],
-            ),
-            node("ArgMax", "a", &["m"], &["y"], vec![attr_int("axis", 1)]),
-        ],
-        vec![vi("x", FLOAT, &n(&[4096, 64, 2]))],
-        vec![output("y")],
-    );
+    let m = reduce_then_arg_model(&[4096, 64, 2], FLOAT, &[2], 1, false, false);
     let text = onnx_aot_codegen::pretty(
         onnx_aot_codegen::generate(&bytes(&m), &Options::new("m"))
             .unwrap_or_else(|e| panic!("{e}")),
