@@ -722,7 +722,8 @@ fn chunked_chain(rng: &mut Rng, index: usize) -> Spec {
     'retry: loop {
         let opset = rng.pick(&[13, 13, 18, 20]);
         let dtype = rng.pick(&[F32, F32, F64, F16, Bf16]);
-        let n0 = rng.pick(&[512, 768]);
+        // 521 and 769 are prime: chunks and a shorter last one.
+        let n0 = rng.pick(&[512, 521, 768, 769]);
         // 64 to 384 KiB of input, so that a first node can leave 64 KiB.
         let shape = vec![n0, rng.pick(&[16, 32]), rng.pick(&[4, 8])];
         let input = || Value {

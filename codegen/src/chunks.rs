@@ -46,9 +46,10 @@ pub fn chunk_pairs(graph: &mut Graph) {
 
 /// The positions of axis 0 per chunk when `a` and `b` can run as a chunked pair: `b` reads
 /// `a`'s output and nothing else does, neither is fused with siblings nor only a view, both keep
-/// axis 0, and the value between them is large enough to gain; the largest divisor of axis 0
-/// that keeps a chunk of that value within [`CHUNK_BYTES`] and at least a quarter of it (fewer
-/// positions would make as many calls as positions; no such divisor, no pair).
+/// axis 0, and the value between them is large enough to gain. The largest divisor of axis 0
+/// that keeps a chunk of that value within [`CHUNK_BYTES`] and at least a quarter of it; with
+/// none (a prime axis 0), the most positions within [`CHUNK_BYTES`], the last positions then
+/// a shorter chunk of their own.
 fn rows_per_chunk(graph: &Graph, a: &Node, b: &Node, readers: &[usize]) -> Option<usize> {
     let middle = a.output;
     if b.input != middle
@@ -79,5 +80,8 @@ fn rows_per_chunk(graph: &Graph, a: &Node, b: &Node, readers: &[usize]) -> Optio
     }
     let most = (CHUNK_BYTES / slab).min(n0 / 2);
     let least = (CHUNK_BYTES / 4).div_ceil(slab).max(1);
-    (least..=most).rev().find(|d| n0 % d == 0)
+    (least..=most)
+        .rev()
+        .find(|d| n0 % d == 0)
+        .or((most >= least).then_some(most))
 }

@@ -341,7 +341,8 @@ pub struct Graph {
 pub struct Chunked {
     /// The first node's position in [`Graph::nodes`] (the second is the next one).
     pub first: usize,
-    /// Positions of axis 0 per chunk: a divisor of its length, with two chunks at least.
+    /// Positions of axis 0 per chunk, two chunks at least; when it does not divide the axis,
+    /// the last positions are one shorter chunk.
     pub rows: usize,
 }
 

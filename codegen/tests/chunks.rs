@@ -99,9 +99,10 @@ fn the_chunk_is_the_largest_divisor_within_the_budget() {
     let g = reduce_then_arg(&[1560, 64, 2], FLOAT, &[2], 1, false, false);
     assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 60 }]);
     // A prime number of positions has no divisor between a quarter of the budget and all of
-    // it: no pair (a chunk of one position would be a call per 256 bytes).
+    // it: chunks of 64 and a last one of 4099 % 64 = 3 positions (the scratch is one chunk).
     let g = reduce_then_arg(&[4099, 64, 2], FLOAT, &[2], 1, false, false);
-    assert!(g.chunked.is_empty());
+    assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 64 }]);
+    assert_eq!(plan_memory(&g).bytes(), CHUNK_BYTES);
     // A position larger than the budget: no pair either.
     let g = reduce_then_arg(&[64, 8192, 2], FLOAT, &[2], 1, false, false);
     assert!(g.chunked.is_empty());
@@ -140,7 +141,7 @@ fn pairs_that_would_change_what_is_computed_or_gain_nothing_stay_whole() {
 
 #[test]
 fn the_generated_loop_calls_both_node_functions_per_chunk() {
-    let m = reduce_then_arg_model(&[4096, 64, 2], FLOAT, &[2], 1, false, false);
+    let m = reduce_then_arg_model(&[4099, 64, 2], FLOAT, &[2], 1, false, false);
     let text = onnx_aot_codegen::pretty(
         onnx_aot_codegen::generate(&bytes(&m), &Options::new("m"))
             .unwrap_or_else(|e| panic!("{e}")),
@@ -149,8 +150,14 @@ fn the_generated_loop_calls_both_node_functions_per_chunk() {
     let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     for want in [
         "fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64])",
-        "x.chunks_exact(8192).zip(y.chunks_exact_mut(64))",
+        "let (mut xs, mut ys) = (x.chunks_exact(8192), y.chunks_exact_mut(64));",
+        "for (x, y) in (&mut xs).zip(&mut ys) {",
         "node_0_reduce_max(x, t); node_1_argmax(t, y);",
+        // The last 3 positions: both nodes generated for them, in the front of `t`.
+        "if let Some(t) = t.get_mut(..192) { node_0_reduce_max_rest(xs.remainder(), t); \
+         node_1_argmax_rest(t, ys.into_remainder()); }",
+        "fn node_0_reduce_max_rest(x: &[f32], y: &mut [f32])",
+        "fn node_1_argmax_rest(x: &[f32], y: &mut [i64])",
         "chunks_0_1(in_x, a1, &mut *out_y)",
         "buf_f32: [f32; 4096]",
     ] {

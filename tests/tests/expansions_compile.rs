@@ -59,9 +59,10 @@ expansion!(hostile_text);
 expansion!(constant_blob);
 expansion!(exporter_pytorch);
 
-/// ReduceMax over rows of two of `[512, 32, 2]`, then ArgMax of the maxima along axis 1, run in
-/// chunks of axis 0 (the maxima never whole), against plain loops over the whole tensor: NaN in
-/// some rows, ties (the first maximum wins), ±0, fresh values each call.
+/// ReduceMax over rows of two of `[521, 32, 2]`, then ArgMax of the maxima along axis 1, run in
+/// chunks of axis 0 (the maxima never whole; four of 128 positions and a last one of 9), against
+/// plain loops over the whole tensor: NaN in some rows, ties (the first maximum wins), ±0, fresh
+/// values each call.
 #[test]
 fn a_chunked_chain_computes_what_the_whole_nodes_do() {
     use chain_chunked as m;

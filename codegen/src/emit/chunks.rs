@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::{fn_name, Emitter};
 use crate::ir::{Chunked, Node, Value};
-use crate::names::code;
+use crate::names::{self, code};
 use crate::tokens::lit_usize;
 
 /// `value` cut to `rows` positions of axis 0: the shape a chunk has.
@@ -67,6 +67,21 @@ impl Emitter<'_> {
             lit_usize(x.numel() / n0 * c.rows),
             lit_usize(y.numel() / n0 * c.rows),
         );
+        // Positions left after the whole chunks: one shorter chunk through the `_rest`
+        // functions, in the front of `t`.
+        let rest = n0 % c.rows;
+        let last = if rest == 0 {
+            quote!()
+        } else {
+            let tr = lit_usize(t.numel() / n0 * rest);
+            let (r1, r2) = (rest_name(first), rest_name(second));
+            quote! {
+                if let Some(t) = t.get_mut(..#tr) {
+                    #r1(xs.remainder(), t);
+                    #r2(t, ys.into_remainder());
+                }
+            }
+        };
         let (tx, tt, ty) = (self.elem(x.dtype), self.elem(t.dtype), self.elem(y.dtype));
         let name = chunk_fn_name(first, second);
         let (f1, f2) = (fn_name(first), fn_name(second));
@@ -90,11 +105,61 @@ impl Emitter<'_> {
             #(#[doc = #doc])*
             #[inline]
             fn #name(x: &[#tx], t: &mut [#tt], y: &mut [#ty]) {
-                for (x, y) in x.chunks_exact(#xc).zip(y.chunks_exact_mut(#yc)) {
+                let (mut xs, mut ys) = (x.chunks_exact(#xc), y.chunks_exact_mut(#yc));
+                for (x, y) in (&mut xs).zip(&mut ys) {
                     #f1(x, t);
                     #f2(t, y);
                 }
+                #last
             }
         }
     }
+
+    /// The `_rest` functions of a chunked pair whose chunks do not divide axis 0: each node's
+    /// function generated for the last, shorter chunk (none when they divide it).
+    pub(super) fn rest_fns(&self, c: Chunked) -> TokenStream {
+        let g = self.graph;
+        let mut out = TokenStream::new();
+        for k in [c.first, c.first + 1] {
+            let Some(node) = g.nodes.get(k) else {
+                continue;
+            };
+            let (x, y) = (&g.values[node.input], &g.values[node.output]);
+            let n0 = x.shape.first().copied().unwrap_or(0);
+            let rest = n0 % c.rows.max(1);
+            if rest == 0 {
+                return TokenStream::new();
+            }
+            let code = node.op.emit(&part(x, rest), &part(y, rest), &self.rt);
+            let (tx, ty) = (self.elem(x.dtype), self.elem(y.dtype));
+            let (name, whole) = (rest_name(node), fn_name(node));
+            let doc = [
+                format!(
+                    " [`{whole}`] for the last {rest} positions of axis 0, fewer than a chunk."
+                ),
+                String::new(),
+                format!(" Plan: {}.", names::ticked_identifiers(&code.plan)),
+            ];
+            let allow = if code.body.is_empty() {
+                quote!(#[allow(unused_variables)])
+            } else {
+                quote!()
+            };
+            let body = code.body;
+            out.extend(quote! {
+                #(#[doc = #doc])*
+                #[inline]
+                #allow
+                fn #name(x: &[#tx], y: &mut [#ty]) {
+                    #body
+                }
+            });
+        }
+        out
+    }
+}
+
+/// The function of a node of a chunked pair for the last, shorter chunk: `node_0_argmax_rest`.
+fn rest_name(node: &Node) -> Ident {
+    format_ident!("{}_rest", fn_name(node))
 }

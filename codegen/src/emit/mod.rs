@@ -370,6 +370,7 @@ impl<'g> Emitter<'g> {
             .enumerate()
             .filter(|&(k, _)| !self.memory.elided[k])
             .map(|(k, n)| self.node_fn(k, n))
+            .chain(g.chunked.iter().map(|&c| self.rest_fns(c)))
             .chain(g.chunked.iter().map(|&c| self.chunk_fn(c)))
             .collect();
         let version = crate::tokens::version_check(&self.rt);
