@@ -31,8 +31,9 @@ unsafe impl GlobalAlloc for Limited {
 #[global_allocator]
 static ALLOCATOR: Limited = Limited;
 
-/// Runs `run_bytes` of the chain model (a 16 MiB f32 input, a 16 MiB intermediate, two
-/// outputs of 2048 elements) with allocations above `limit` bytes refused.
+/// Runs `run_bytes` of the chain model (a 16 MiB f32 input, which `run_bytes` copies into a
+/// buffer of its own; a 16 KiB chunk of intermediate; two outputs of 2048 elements) with
+/// allocations above `limit` bytes refused.
 fn run_limited(
     x: &[u8],
     rowmax: &mut [u8],
