@@ -22,14 +22,7 @@ pub const MIN_VALUE_BYTES: usize = 4 * CHUNK_BYTES;
 /// Finds the chunked pairs of the graph (in order, none overlapping) into
 /// [`Graph::chunked`].
 pub fn chunk_pairs(graph: &mut Graph) {
-    let mut readers = vec![0usize; graph.values.len()];
-    for node in &graph.nodes {
-        // A fused node's siblings read its input too.
-        readers[node.input] += 1 + node.fused.len();
-    }
-    for out in &graph.outputs {
-        readers[out.value] += 1;
-    }
+    let readers = graph.readers();
     let mut chunked = Vec::new();
     let mut k = 0;
     while k + 1 < graph.nodes.len() {

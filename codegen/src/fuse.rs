@@ -106,13 +106,7 @@ fn read_through(
 /// output and the Cast is dropped.
 fn casts_written(graph: &mut Graph) {
     let producer = producers(graph);
-    let mut readers = vec![0usize; graph.values.len()];
-    for node in &graph.nodes {
-        readers[node.input] += 1;
-    }
-    for out in &graph.outputs {
-        readers[out.value] += 1;
-    }
+    let readers = graph.readers();
     let mut dropped = vec![false; graph.nodes.len()];
     for c in 0..graph.nodes.len() {
         let Some(cast) = graph.nodes[c].op.downcast_ref::<CastOp>().copied() else {

@@ -347,6 +347,19 @@ pub struct Chunked {
 }
 
 impl Graph {
+    /// How many readers each value has, by value: nodes (a fused node's siblings read its input
+    /// too) and graph outputs.
+    pub fn readers(&self) -> Vec<usize> {
+        let mut readers = vec![0usize; self.values.len()];
+        for node in &self.nodes {
+            readers[node.input] += 1 + node.fused.len();
+        }
+        for out in &self.outputs {
+            readers[out.value] += 1;
+        }
+        readers
+    }
+
     /// The chunked pair each node is part of (as its first or second node), by position.
     pub fn chunked_by_node(&self) -> Vec<Option<Chunked>> {
         let mut by_node = vec![None; self.nodes.len()];

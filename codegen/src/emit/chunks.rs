@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::{fn_name, Emitter};
 use crate::ir::{Chunked, Node, Value};
-use crate::names::{self, code};
+use crate::names::code;
 use crate::tokens::lit_usize;
 
 /// `value` cut to `rows` positions of axis 0: the shape a chunk has.
@@ -119,41 +119,22 @@ impl Emitter<'_> {
     /// function generated for the last, shorter chunk (none when they divide it).
     pub(super) fn rest_fns(&self, c: Chunked) -> TokenStream {
         let g = self.graph;
+        let nodes = [c.first, c.first + 1].map(|k| g.nodes.get(k));
+        let n0 = nodes[0].map_or(0, |n| g.values[n.input].shape.first().copied().unwrap_or(0));
+        let rest = n0 % c.rows.max(1);
+        if rest == 0 {
+            return TokenStream::new();
+        }
         let mut out = TokenStream::new();
-        for k in [c.first, c.first + 1] {
-            let Some(node) = g.nodes.get(k) else {
-                continue;
-            };
+        for node in nodes.into_iter().flatten() {
             let (x, y) = (&g.values[node.input], &g.values[node.output]);
-            let n0 = x.shape.first().copied().unwrap_or(0);
-            let rest = n0 % c.rows.max(1);
-            if rest == 0 {
-                return TokenStream::new();
-            }
             let code = node.op.emit(&part(x, rest), &part(y, rest), &self.rt);
-            let (tx, ty) = (self.elem(x.dtype), self.elem(y.dtype));
-            let (name, whole) = (rest_name(node), fn_name(node));
-            let doc = [
-                format!(
-                    " [`{whole}`] for the last {rest} positions of axis 0, fewer than a chunk."
-                ),
-                String::new(),
-                format!(" Plan: {}.", names::ticked_identifiers(&code.plan)),
-            ];
-            let allow = if code.body.is_empty() {
-                quote!(#[allow(unused_variables)])
-            } else {
-                quote!()
-            };
-            let body = code.body;
-            out.extend(quote! {
-                #(#[doc = #doc])*
-                #[inline]
-                #allow
-                fn #name(x: &[#tx], y: &mut [#ty]) {
-                    #body
-                }
-            });
+            let doc = format!(
+                " [`{}`] for the last {rest} positions of axis 0, fewer than a chunk.",
+                fn_name(node)
+            );
+            let types = (x.dtype, y.dtype);
+            out.extend(self.fn_item(&rest_name(node), &[doc], "", code, types, quote!()));
         }
         out
     }

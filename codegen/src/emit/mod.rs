@@ -16,7 +16,7 @@ use quote::{format_ident, quote};
 pub use docs::module_docs;
 
 use crate::dtype::DType;
-use crate::ir::{Chunked, Graph, Node, Source, Value, ValueId};
+use crate::ir::{Chunked, Graph, Node, NodeCode, Source, Value, ValueId};
 use crate::memory::{plan_memory, MemoryPlan, Slot};
 use crate::names;
 use crate::options::Options;
@@ -451,29 +451,47 @@ impl<'g> Emitter<'g> {
         let g = self.graph;
         let x = &g.values[node.input];
         let y = &g.values[node.output];
-        // A node of a chunked pair is generated for one chunk of axis 0.
-        let chunk = self.chunked[k].map(|c| (c, chunks::part(x, c.rows), chunks::part(y, c.rows)));
-        let tx = self.elem(x.dtype);
-        let ty = self.elem(y.dtype);
-        let name = fn_name(node);
         let also: Vec<&Value> = node.fused.iter().map(|f| &g.values[f.output]).collect();
         let docs = docs::node_docs(node, x, y, &also);
-        let code = if let Some((_, x, y)) = &chunk {
-            node.op.emit(x, y, &self.rt)
-        } else if also.is_empty() {
-            node.op.emit(x, y, &self.rt)
-        } else {
-            node.op.emit_fused(x, y, &also, &self.rt)
+        // A node of a chunked pair is generated for one chunk of axis 0.
+        let (code, note) = match self.chunked[k] {
+            Some(c) => (
+                node.op
+                    .emit(&chunks::part(x, c.rows), &chunks::part(y, c.rows), &self.rt),
+                self.chunk_note(c),
+            ),
+            None if also.is_empty() => (node.op.emit(x, y, &self.rt), String::new()),
+            None => (node.op.emit_fused(x, y, &also, &self.rt), String::new()),
         };
         let also_params = also.iter().enumerate().map(|(k, v)| {
             let p = format_ident!("also_{}", k);
             let t = self.elem(v.dtype);
             quote!(, #p: &mut [#t])
         });
-        let mut summary = format!(" Plan: {}.", names::ticked_identifiers(&code.plan));
-        if let Some((c, _, _)) = &chunk {
-            summary.push_str(&self.chunk_note(*c));
-        }
+        let extra = quote!(#(#also_params)*);
+        self.fn_item(
+            &fn_name(node),
+            &docs,
+            &note,
+            code,
+            (x.dtype, y.dtype),
+            extra,
+        )
+    }
+
+    /// A node function: its doc lines, a blank line, its plan (with `note` after it), over
+    /// `x: &[tx]`, `y: &mut [ty]` and the `extra` parameters.
+    fn fn_item(
+        &self,
+        name: &Ident,
+        docs: &[String],
+        note: &str,
+        code: NodeCode,
+        (tx, ty): (DType, DType),
+        extra: TokenStream,
+    ) -> TokenStream {
+        let (tx, ty) = (self.elem(tx), self.elem(ty));
+        let summary = format!(" Plan: {}.{note}", names::ticked_identifiers(&code.plan));
         let allow = if code.body.is_empty() {
             quote!(#[allow(unused_variables)])
         } else {
@@ -486,7 +504,7 @@ impl<'g> Emitter<'g> {
             #[doc = #summary]
             #[inline]
             #allow
-            fn #name(x: &[#tx], y: &mut [#ty] #(#also_params)*) {
+            fn #name(x: &[#tx], y: &mut [#ty] #extra) {
                 #body
             }
         }
