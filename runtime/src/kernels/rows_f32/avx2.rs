@@ -328,7 +328,7 @@ pub(in crate::kernels) unsafe fn row_extreme<D: Direction>(row: &[f32]) -> (f32,
 /// Eight zeros.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn zero8() -> __m256 {
+pub(super) fn zero8() -> __m256 {
     _mm256_setzero_ps()
 }
 
@@ -460,7 +460,7 @@ pub(in crate::kernels) fn load8(x: &[f32; 8]) -> __m256 {
 /// never enters), as [`pick`] in eight lanes.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn pick8<D: Direction>(v: __m256, acc: __m256) -> __m256 {
+pub(super) fn pick8<D: Direction>(v: __m256, acc: __m256) -> __m256 {
     if D::IS_MIN {
         _mm256_min_ps(v, acc)
     } else {
@@ -471,7 +471,7 @@ fn pick8<D: Direction>(v: __m256, acc: __m256) -> __m256 {
 /// Lanes where `a` or `b` is NaN.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn unord(a: __m256, b: __m256) -> __m256 {
+pub(super) fn unord(a: __m256, b: __m256) -> __m256 {
     _mm256_cmp_ps::<_CMP_UNORD_Q>(a, b)
 }
 

@@ -1,6 +1,6 @@
 //! The debug builds' instances of the f32 row kernels, one per constant row length.
 
-use super::{arg_f32, avx2, reduce_sse, MAX_ROW};
+use super::{arg_f32, avx2, eights, reduce_sse, MAX_ROW};
 use crate::Direction;
 
 /// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
@@ -53,12 +53,13 @@ pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
     true
 }
 
-/// The arg-reductions of f32 rows of 8 to [`MAX_ROW`] elements by the AVX2 kernel, where the
-/// CPU has it, with each row's extreme into `v` too when `VALUES`: the debug builds' entry points
-/// take them with the length at run time, as that kernel is written (optimized builds take it
-/// from [`AVX2_FROM`](super::AVX2_FROM), where it beats the SSE2 kernel at a constant length; in
-/// a debug build it ran rows of 20 1.6x faster than the constant-length SSE2 instances, whose
-/// slice helpers keep their checks there); rows of 2 with `VALUES` by the AVX2 pairs. `false`
+/// The arg-reductions of f32 rows of 8 to [`MAX_ROW`] elements by the AVX2 kernels, where the
+/// CPU has them, with each row's extreme into `v` too when `VALUES`: the debug builds' entry
+/// points take them with the length at run time, as those kernels are written (eight rows at a
+/// time up to 64 elements, as optimized builds do, then one row at a time; in a debug build the
+/// row-at-a-time kernel alone ran rows of 20 1.6x faster than the constant-length SSE2
+/// instances, whose slice helpers keep their checks there); rows of 2 with `VALUES` by the AVX2
+/// pairs. `false`
 /// (nothing done) for other lengths, on other CPUs and with `small-code`.
 #[cfg_attr(not(debug_assertions), allow(dead_code))]
 pub(in crate::kernels) fn arg_wide_dynamic<D: Direction, const LAST: bool, const VALUES: bool>(
@@ -81,7 +82,18 @@ pub(in crate::kernels) fn arg_wide_dynamic<D: Direction, const LAST: bool, const
     if !(avx2::MIN_ROW..=MAX_ROW).contains(&n) {
         return false;
     }
-    // SAFETY: `available` found the features the kernel is compiled for.
-    unsafe { avx2::arg_rows::<D, LAST, VALUES, i64>(x, y, v, n) };
+    // Eight rows at a time where that kernel takes them, as optimized builds do; the rows
+    // left one by one.
+    // SAFETY: `available` found the features the kernels are compiled for.
+    let done = unsafe { eights::arg_eights::<D, LAST, VALUES, i64>(x, y, v, n) };
+    let v = if VALUES {
+        v.get_mut(done..).unwrap_or(&mut [])
+    } else {
+        v
+    };
+    if let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done..)) {
+        // SAFETY: as above.
+        unsafe { avx2::arg_rows::<D, LAST, VALUES, i64>(x, y, v, n) };
+    }
     true
 }

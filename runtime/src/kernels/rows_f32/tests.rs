@@ -90,6 +90,27 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
             avx2::arg_rows::<D, true, true, i64>(&x, &mut wide[1], &mut wide_v[1], n);
         }
     }
+    // The eight-row kernel over whole groups of eight (the rows past them keep the SSE2
+    // results they were given), with values.
+    let (mut eight, mut eight_v) = (sse.clone(), sse_v.clone());
+    if avx2::available() {
+        for (rule, last) in [(0, false), (1, true)] {
+            // SAFETY: `available` found the features the kernel is compiled for.
+            let done = unsafe {
+                if last {
+                    eights::arg_eights::<D, true, true, i64>(&x, &mut eight[1], &mut eight_v[1], n)
+                } else {
+                    eights::arg_eights::<D, false, true, i64>(&x, &mut eight[0], &mut eight_v[0], n)
+                }
+            };
+            let fits = (eights::MIN_ROW..=eights::MAX_ROW).contains(&n);
+            assert_eq!(
+                done,
+                if fits { rows / 8 * 8 } else { 0 },
+                "n={n} rule {rule}"
+            );
+        }
+    }
     // The debug builds' instances of constant lengths: the same results, for rows of 4-31.
     let short = (4..32).contains(&n);
     // Rows of two with their values: the AVX2 pairs, where the CPU has them
@@ -157,7 +178,12 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
         }
         assert_eq!(first[i] as usize, naive_arg::<f32, D>(row, false), "{ctx}");
         assert_eq!(last[i] as usize, naive_arg::<f32, D>(row, true), "{ctx}");
-        for (kernel, idx, vals) in [("sse2", &sse, &sse_v), ("avx2", &wide, &wide_v)] {
+        let kernels = [
+            ("sse2", &sse, &sse_v),
+            ("avx2", &wide, &wide_v),
+            ("eights", &eight, &eight_v),
+        ];
+        for (kernel, idx, vals) in kernels {
             for (rule, last) in [(0, false), (1, true)] {
                 let want = naive_arg::<f32, D>(row, last);
                 assert_eq!(idx[rule][i] as usize, want, "{kernel} last={last} {ctx}");
@@ -173,7 +199,7 @@ fn case<D: Direction>(g: &mut Lcg, n: usize, rows: usize, nan_every: u64) {
 #[cfg(not(feature = "small-code"))]
 fn lengths<D: Direction>(g: &mut Lcg) {
     for n in (4..=MAX_ROW).chain([2]) {
-        for rows in [0, 1, 3, 4, 5, 8, 9, 63] {
+        for rows in [0, 1, 3, 4, 5, 8, 9, 16, 63] {
             for nan_every in [0, 7, 1] {
                 case::<D>(g, n, rows, nan_every);
             }
