@@ -23,6 +23,7 @@ use super::index::{index, Index};
 use super::shared::highest_bit;
 
 pub(super) mod avx2;
+mod columns;
 mod eights;
 mod fixed;
 mod long;
@@ -74,6 +75,17 @@ pub(super) const fn fits<T: Element>(n: usize) -> bool {
     !cfg!(feature = "small-code")
         && matches!(T::DTYPE, DType::F32)
         && (n == 2 || (n >= 4 && n <= MAX_ROW))
+}
+
+/// Whether contiguous rows of `n` elements of `T` take the arg kernel of short rows turned into
+/// columns ([`columns`]) where the CPU has AVX2 (rows of three only there: [`fits`] leaves them
+/// to the portable kernels).
+#[inline(always)]
+pub(super) const fn columns_fit<T: Element>(n: usize) -> bool {
+    !cfg!(feature = "small-code")
+        && matches!(T::DTYPE, DType::F32)
+        && n >= columns::MIN_ROW
+        && n <= columns::MAX_ROW
 }
 
 /// Whether contiguous rows of `n` elements of `T` take the long-row arg kernel ([`long`]) where
@@ -338,16 +350,24 @@ pub(super) fn arg_rows_values<
         unsafe { long::arg_long_rows::<D, LAST, VALUES, I>(x, y, v, n) };
         return true;
     }
-    if !fits::<T>(n) {
+    let columns = columns_fit::<T>(n) && avx2::available();
+    if !fits::<T>(n) && !columns {
         return false;
     }
     let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
         return false;
     };
-    let (x, y, v) = if (eights::MIN_ROW..=eights::MAX_ROW).contains(&n) && avx2::available() {
+    let eights = (eights::MIN_ROW..=eights::MAX_ROW).contains(&n) && avx2::available();
+    let (x, y, v) = if columns || eights {
         // Eight rows at a time, then the rows left (fewer than eight) by the kernels below.
         // SAFETY: `available` found the features the kernel is compiled for.
-        let done = unsafe { eights::arg_eights::<D, LAST, VALUES, I>(x, y, v, n) };
+        let done = unsafe {
+            if columns {
+                columns::arg_columns::<D, LAST, VALUES, I>(x, y, v, n)
+            } else {
+                eights::arg_eights::<D, LAST, VALUES, I>(x, y, v, n)
+            }
+        };
         let v = if VALUES {
             v.get_mut(done..).unwrap_or(&mut [])
         } else {
@@ -363,6 +383,16 @@ pub(super) fn arg_rows_values<
     if n >= AVX2_FROM && avx2::available() {
         // SAFETY: `available` found the features the kernel is compiled for.
         unsafe { avx2::arg_rows::<D, LAST, VALUES, I>(x, y, v, n) };
+        return true;
+    }
+    if !fits::<T>(n) {
+        // Rows of three past the columns' groups: one by one.
+        let mut vals = Values::<VALUES>::new(v);
+        for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
+            let at = arg_row::<f32, D, LAST>(row);
+            vals.put(row, at);
+            *o = index::<I>(at);
+        }
         return true;
     }
     arg_f32::<D, LAST, VALUES, I>(x, y, v, n);

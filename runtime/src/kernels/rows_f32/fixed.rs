@@ -1,6 +1,6 @@
 //! The debug builds' instances of the f32 row kernels, one per constant row length.
 
-use super::{arg_f32, avx2, eights, reduce_sse, MAX_ROW};
+use super::{arg_f32, avx2, columns, reduce_sse, MAX_ROW};
 use crate::Direction;
 
 /// The f32 rows of 4 to 31 elements with the length as a constant, one instance per length:
@@ -53,7 +53,7 @@ pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
     true
 }
 
-/// The arg-reductions of f32 rows of 8 to [`MAX_ROW`] elements by the AVX2 kernels, where the
+/// The arg-reductions of f32 rows of 3 to [`MAX_ROW`] elements by the AVX2 kernels, where the
 /// CPU has them, with each row's extreme into `v` too when `VALUES`: the debug builds' entry
 /// points take them with the length at run time, as those kernels are written (eight rows at a
 /// time up to 64 elements, as optimized builds do, then one row at a time; in a debug build the
@@ -79,21 +79,12 @@ pub(in crate::kernels) fn arg_wide_dynamic<D: Direction, const LAST: bool, const
         arg_f32::<D, LAST, VALUES, i64>(x, y, v, 2);
         return true;
     }
-    if !(avx2::MIN_ROW..=MAX_ROW).contains(&n) {
+    if !(columns::MIN_ROW..=MAX_ROW).contains(&n) {
         return false;
     }
-    // Eight rows at a time where that kernel takes them, as optimized builds do; the rows
-    // left one by one.
-    // SAFETY: `available` found the features the kernels are compiled for.
-    let done = unsafe { eights::arg_eights::<D, LAST, VALUES, i64>(x, y, v, n) };
-    let v = if VALUES {
-        v.get_mut(done..).unwrap_or(&mut [])
-    } else {
-        v
-    };
-    if let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done..)) {
-        // SAFETY: as above.
-        unsafe { avx2::arg_rows::<D, LAST, VALUES, i64>(x, y, v, n) };
-    }
+    // Eight rows at a time where the kernels of short rows take them (turned into columns up
+    // to eight elements, each row searched up to 64), as optimized builds do; the few rows left
+    // by the kernels after them.
+    super::arg_rows_values::<f32, D, LAST, VALUES, i64>(x, y, v, n);
     true
 }

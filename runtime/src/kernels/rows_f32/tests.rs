@@ -546,3 +546,68 @@ fn two_rows_match_the_definition() {
         }
     }
 }
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn short_rows_in_columns_match_the_definition() {
+    fn check<D: Direction, const LAST: bool>(x: &[f32], n: usize, rows: usize) {
+        let ctx = std::format!("n={n} rows={rows} min={} last={LAST}", D::IS_MIN);
+        // The whole groups of eight whose loads (eight elements, four for rows of up to four,
+        // from each row's start) stay within `x`: counted here group by group.
+        let width = if n <= 4 { 4 } else { 8 };
+        let groups = (0..)
+            .take_while(|q| 8 * (q + 1) <= rows && (8 * q + 7) * n + width <= x.len())
+            .count();
+        let mut idx = std::vec![-1i64; rows];
+        let mut vals = std::vec![7.5f32; rows];
+        // SAFETY: `available` was checked by the caller.
+        let done = unsafe { columns::arg_columns::<D, LAST, true, i64>(x, &mut idx, &mut vals, n) };
+        assert_eq!(done, groups * 8, "{ctx}");
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            if i >= done {
+                assert_eq!(
+                    (idx[i], vals[i]),
+                    (-1, 7.5),
+                    "{ctx}: row {i} past the groups"
+                );
+                continue;
+            }
+            let want = naive_arg::<f32, D>(row, LAST);
+            assert_eq!(idx[i] as usize, want, "{ctx}: row {i} {row:?}");
+            let (got, want) = (vals[i], row[want]);
+            assert!(
+                got == want || (got.is_nan() && want.is_nan()),
+                "{ctx}: value {got} vs {want} in row {i}"
+            );
+        }
+        // Through the entry point (the rows past the groups by the other kernels), as `u8`.
+        let mut all = std::vec![0u8; rows];
+        assert!(arg_rows::<f32, D, LAST, u8>(x, &mut all, n), "{ctx}");
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            let want = naive_arg::<f32, D>(row, LAST);
+            assert_eq!(usize::from(all[i]), want, "{ctx}: entry row {i} {row:?}");
+        }
+    }
+    if !avx2::available() {
+        return;
+    }
+    let mut g = Lcg(8);
+    for n in columns::MIN_ROW..=columns::MAX_ROW {
+        for rows in [0, 1, 7, 8, 9, 15, 16, 17, 24, 64, 65] {
+            for nan_every in [0, 7, 1] {
+                let mut x: Vec<f32> = (0..rows * n).map(|_| f32_pool(&mut g, false)).collect();
+                if nan_every > 0 {
+                    for row in x.chunks_exact_mut(n) {
+                        if g.next().is_multiple_of(nan_every) {
+                            row[(g.next() as usize) % n] = f32::NAN;
+                        }
+                    }
+                }
+                check::<Max, false>(&x, n, rows);
+                check::<Max, true>(&x, n, rows);
+                check::<crate::Min, false>(&x, n, rows);
+                check::<crate::Min, true>(&x, n, rows);
+            }
+        }
+    }
+}
