@@ -132,6 +132,20 @@ pub(crate) const fn long_rows_f32_fit<T: Element>(n: usize) -> bool {
     }
 }
 
+/// Whether [`arg_rows_f32`] takes rows of `n` of `T` by the kernel of short rows turned into
+/// columns on this CPU (rows of 3 to 8 where it has AVX2): for Hardmax, whose rows of three and
+/// four otherwise stay with the portable kernels (the SSE2 kernel was slower there).
+#[inline(always)]
+pub(crate) fn columns_f32_fit<T: Element>(n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::columns_fit::<T>(n) && rows_f32::avx2::available();
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (n, core::marker::PhantomData::<T>);
+        false
+    }
+}
+
 /// Folds the parts of `planes` planes of `plane` elements of `x` (each from `at`, as long as
 /// `tile`) element by element into `tile` by the f32 kernels of x86-64, by the order alone:
 /// whether they hold a NaN, or `None` (nothing done) where those kernels are not built, for
@@ -178,7 +192,7 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
     /// Rows whose positions are found before their outputs are written (256 bytes of stack).
     const TILE: usize = 64;
     // (Positions are kept as `u32`: rows longer than that take the other kernels.)
-    if !(rows_f32_fit::<T>(n) || long_rows_f32_fit::<T>(n))
+    if !(rows_f32_fit::<T>(n) || long_rows_f32_fit::<T>(n) || columns_f32_fit::<T>(n))
         || x.len() != y.len()
         || n > u32::MAX as usize
     {
@@ -198,8 +212,13 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
         return true;
     };
     let mut at = [0u32; TILE];
-    for (xs, ys) in x.chunks(TILE * n).zip(y.chunks_mut(TILE * n)) {
-        let at = at.get_mut(..xs.len() / n).unwrap_or(&mut []);
+    for (t, ys) in y.chunks_mut(TILE * n).enumerate() {
+        let at = at.get_mut(..ys.len() / n).unwrap_or(&mut []);
+        // The input from the tile's first row to the end: as many rows as `at` holds are
+        // found, and the kernel of short rows in columns, whose loads of a group's last row
+        // reach past it, takes the tile's last group too (given the tile alone it left that
+        // group to the exact kernel, an eighth of the rows of three at several times the cost).
+        let xs = x.get(t * TILE * n..).unwrap_or(&[]);
         if !arg_rows_f32::<T, Max, false, u32>(xs, at, n) {
             return false;
         }
