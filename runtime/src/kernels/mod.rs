@@ -361,7 +361,8 @@ pub(crate) fn arg_rows_f32<T: Element, D: Direction, const LAST: bool, I: Index>
     n: usize,
 ) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
-    return rows_f32::arg_rows::<T, D, LAST, I>(x, y, n);
+    return rows_f32::arg_rows::<T, D, LAST, I>(x, y, n)
+        || rows_f32::arg_rows_widened::<T, D, LAST, I>(x, y, n);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
     {
         let _ = (x, y, n, core::marker::PhantomData::<D>);

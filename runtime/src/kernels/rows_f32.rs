@@ -29,6 +29,7 @@ mod fixed;
 mod long;
 mod pairs;
 mod reduce;
+mod widened;
 
 #[cfg(not(any(feature = "small-code", debug_assertions)))]
 pub(super) use pairs::reduce_pairs_fresh;
@@ -43,6 +44,8 @@ use reduce::reduce_sse;
 pub(super) use reduce::{
     fold_planes, reduce_rows, reduce_rows_const, reduce_rows_nan_free, row_extreme,
 };
+#[cfg_attr(debug_assertions, allow(unused_imports))]
+pub(super) use widened::arg_rows_widened;
 
 /// The longest rows this module takes: past them, the row kernels' sixteen lanes and early
 /// exits do as well.

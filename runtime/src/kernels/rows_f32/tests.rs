@@ -611,3 +611,60 @@ fn short_rows_in_columns_match_the_definition() {
         }
     }
 }
+
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn widened_rows_match_the_definition() {
+    use crate::{bf16, f16};
+    fn check<T: Element, D: Direction, const LAST: bool>(x: &[T], n: usize) {
+        let rows = x.len() / n;
+        let mut y = std::vec![-1i64; rows];
+        let taken = widened::fits::<T>(n);
+        assert_eq!(arg_rows_widened::<T, D, LAST, i64>(x, &mut y, n), taken);
+        if !taken {
+            assert!(y.iter().all(|&i| i == -1));
+            return;
+        }
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            let want = naive_arg::<T, D>(row, LAST);
+            assert_eq!(y[i] as usize, want, "{:?} n={n} row {i}", T::DTYPE);
+        }
+    }
+    fn each<T: Element>(g: &mut Lcg, of: impl Fn(f32) -> T, nan: &[T]) {
+        for n in 1..=widened::MAX_ROW + 1 {
+            // Past a tile of 1024 elements for every length (rows of two: 512 a tile).
+            for rows in [0, 1, 7, 9, 63, 600] {
+                let mut x: Vec<T> = (0..rows * n).map(|_| of(f32_pool(g, false))).collect();
+                for row in x.chunks_exact_mut(n) {
+                    if g.next().is_multiple_of(5) {
+                        row[(g.next() as usize) % n] = nan[(g.next() as usize) % nan.len()];
+                    }
+                }
+                check::<T, Max, false>(&x, n);
+                check::<T, Max, true>(&x, n);
+                check::<T, crate::Min, false>(&x, n);
+                check::<T, crate::Min, true>(&x, n);
+            }
+        }
+    }
+    let mut g = Lcg(16);
+    // NaN of both signs and other payloads.
+    let f16_nan = [0x7e00, 0xfe00, 0x7c01, 0xffff].map(f16::from_bits);
+    let bf16_nan = [0x7fc0, 0xffc0, 0x7f81].map(bf16::from_bits);
+    each::<f16>(&mut g, f16::from_f32, &f16_nan);
+    each::<bf16>(&mut g, bf16::from_f32, &bf16_nan);
+    // u8: the pool's values shifted into range (ties, 0 and 255 included).
+    each::<u8>(
+        &mut g,
+        |v| if v.is_finite() { (v + 6.0) as u8 } else { 255 },
+        &[0],
+    );
+    // Types it does not take.
+    let mut y = [0i64; 4];
+    assert!(!arg_rows_widened::<i32, Max, false, i64>(
+        &[1; 20], &mut y, 5
+    ));
+    assert!(!arg_rows_widened::<f64, Max, false, i64>(
+        &[1.0; 20], &mut y, 5
+    ));
+}
