@@ -20,7 +20,6 @@ use core::arch::x86_64::{
 
 use super::arg_row::arg_row;
 use super::index::{index, Index};
-use super::shared::highest_bit;
 
 pub(super) mod avx2;
 mod columns;
@@ -28,7 +27,9 @@ mod eights;
 mod fixed;
 mod long;
 mod pairs;
+mod position;
 mod reduce;
+mod values;
 mod widened;
 
 #[cfg(not(any(feature = "small-code", debug_assertions)))]
@@ -39,11 +40,13 @@ pub(super) use pairs::{hardmax_pairs, two_rows};
 use crate::{DType, Direction, Element};
 #[cfg_attr(not(debug_assertions), allow(unused_imports))]
 pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
+use position::position;
 use reduce::reduce_sse;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
 pub(super) use reduce::{
     fold_planes, reduce_rows, reduce_rows_const, reduce_rows_nan_free, row_extreme,
 };
+pub(super) use values::Values;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
 pub(super) use widened::arg_rows_widened;
 
@@ -402,60 +405,6 @@ pub(super) fn arg_rows_values<
     true
 }
 
-/// The values an arg kernel writes with `VALUES`, one per row in order.
-pub(super) struct Values<'a, const VALUES: bool> {
-    v: &'a mut [f32],
-    at: usize,
-}
-
-impl<'a, const VALUES: bool> Values<'a, VALUES> {
-    /// The values `v`, from the first.
-    pub(super) fn new(v: &'a mut [f32]) -> Self {
-        Self { v, at: 0 }
-    }
-
-    /// The next row's value: its element at `at` (nothing without `VALUES`).
-    #[inline(always)]
-    pub(super) fn put(&mut self, row: &[f32], at: usize) {
-        if VALUES {
-            if let (Some(slot), Some(&e)) = (self.v.get_mut(self.at), row.get(at)) {
-                *slot = e;
-            }
-            self.at += 1;
-        }
-    }
-
-    /// The next eight rows' values (nothing without `VALUES`).
-    #[inline(always)]
-    pub(super) fn put8(&mut self, m: &[f32; 8]) {
-        if VALUES {
-            let slots = self
-                .v
-                .get_mut(self.at..)
-                .and_then(<[f32]>::first_chunk_mut::<8>);
-            if let Some(slots) = slots {
-                *slots = *m;
-            }
-            self.at += 8;
-        }
-    }
-
-    /// The next four rows' values, the lanes of `m` (nothing without `VALUES`).
-    #[inline(always)]
-    fn put4(&mut self, m: __m128) {
-        if VALUES {
-            let slots = self
-                .v
-                .get_mut(self.at..)
-                .and_then(<[f32]>::first_chunk_mut::<4>);
-            if let Some(slots) = slots {
-                store(slots, m);
-            }
-            self.at += 4;
-        }
-    }
-}
-
 /// [`arg_rows_values`] of `f32`s: rows of two four at a time, longer rows by [`arg_sse`].
 #[inline(always)]
 fn arg_f32<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
@@ -589,71 +538,8 @@ fn better<D: Direction>(a: __m128, b: __m128) -> __m128 {
     }
 }
 
-/// The first (the last with `LAST`) position in `row` (4 to [`MAX_ROW`] elements, no NaN) of
-/// the value `splat` holds in every lane; 0 if it is not there. Blocks of 32 elements give one
-/// bit mask each, searched from the start (from the end with `LAST`). (Gathering a longer row's
-/// bits first, to count them without early exits, measured slower: 113 -> 144 us over rows of
-/// 80.)
-#[inline(always)]
-fn position<const LAST: bool>(row: &[f32], splat: __m128) -> usize {
-    let n = row.len();
-    let hit = |at: usize| {
-        row.get(at..)
-            .and_then(<[f32]>::first_chunk::<4>)
-            .map_or(0, |c| mask(eq(load4(c), splat)))
-    };
-    let sixteen = |at: usize| {
-        row.get(at..)
-            .and_then(<[f32]>::first_chunk::<16>)
-            .map_or(0, |c| {
-                let (v, _) = c.as_chunks::<4>();
-                let [a, b, c, d] = v else { return 0 };
-                let e = |v: &[f32; 4]| eq(load4(v), splat);
-                mask16(e(a), e(b), e(c), e(d))
-            })
-    };
-    let block = |b: usize| -> u32 {
-        let (base, end) = (b * 32, (b * 32 + 32).min(n));
-        let mut bits = 0u32;
-        let mut k = base;
-        while k + 16 <= end {
-            bits |= sixteen(k) << (k - base);
-            k += 16;
-        }
-        while k + 4 <= end {
-            bits |= hit(k) << (k - base);
-            k += 4;
-        }
-        if k < end {
-            // The last four elements, some of them already seen (the same bits again).
-            let at = end - 4;
-            let m = hit(at);
-            bits |= if at >= base {
-                m << (at - base)
-            } else {
-                m >> (base - at)
-            };
-        }
-        bits
-    };
-    let blocks = n.div_ceil(32);
-    if LAST {
-        for b in (0..blocks).rev() {
-            let bits = block(b);
-            if bits != 0 {
-                return b * 32 + highest_bit(u64::from(bits));
-            }
-        }
-    } else {
-        for b in 0..blocks {
-            let bits = block(b);
-            if bits != 0 {
-                return b * 32 + bits.trailing_zeros() as usize;
-            }
-        }
-    }
-    0
-}
-
 #[cfg(test)]
 mod tests;
+// (With `small-code` the kernels these test are off.)
+#[cfg(all(test, not(feature = "small-code")))]
+mod tests_short;

@@ -1,0 +1,128 @@
+//! Tests of the short-row kernels of [`super`] (columns, widened types): against the definition
+//! written in `test_util`.
+
+extern crate std;
+use super::*;
+use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+use crate::Max;
+use std::vec::Vec;
+
+#[test]
+fn short_rows_in_columns_match_the_definition() {
+    fn check<D: Direction, const LAST: bool>(x: &[f32], n: usize, rows: usize) {
+        let ctx = std::format!("n={n} rows={rows} min={} last={LAST}", D::IS_MIN);
+        // The whole groups of eight whose loads (eight elements, four for rows of up to four,
+        // from each row's start) stay within `x`: counted here group by group.
+        let width = if n <= 4 { 4 } else { 8 };
+        let groups = (0..)
+            .take_while(|q| 8 * (q + 1) <= rows && (8 * q + 7) * n + width <= x.len())
+            .count();
+        let mut idx = std::vec![-1i64; rows];
+        let mut vals = std::vec![7.5f32; rows];
+        // SAFETY: `available` was checked by the caller.
+        let done = unsafe { columns::arg_columns::<D, LAST, true, i64>(x, &mut idx, &mut vals, n) };
+        assert_eq!(done, groups * 8, "{ctx}");
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            if i >= done {
+                assert_eq!(
+                    (idx[i], vals[i]),
+                    (-1, 7.5),
+                    "{ctx}: row {i} past the groups"
+                );
+                continue;
+            }
+            let want = naive_arg::<f32, D>(row, LAST);
+            assert_eq!(idx[i] as usize, want, "{ctx}: row {i} {row:?}");
+            let (got, want) = (vals[i], row[want]);
+            assert!(
+                got == want || (got.is_nan() && want.is_nan()),
+                "{ctx}: value {got} vs {want} in row {i}"
+            );
+        }
+        // Through the entry point (the rows past the groups by the other kernels), as `u8`.
+        let mut all = std::vec![0u8; rows];
+        assert!(arg_rows::<f32, D, LAST, u8>(x, &mut all, n), "{ctx}");
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            let want = naive_arg::<f32, D>(row, LAST);
+            assert_eq!(usize::from(all[i]), want, "{ctx}: entry row {i} {row:?}");
+        }
+    }
+    if !avx2::available() {
+        return;
+    }
+    let mut g = Lcg(8);
+    for n in columns::MIN_ROW..=columns::MAX_ROW {
+        for rows in [0, 1, 7, 8, 9, 15, 16, 17, 24, 64, 65] {
+            for nan_every in [0, 7, 1] {
+                let mut x: Vec<f32> = (0..rows * n).map(|_| f32_pool(&mut g, false)).collect();
+                if nan_every > 0 {
+                    for row in x.chunks_exact_mut(n) {
+                        if g.next().is_multiple_of(nan_every) {
+                            row[(g.next() as usize) % n] = f32::NAN;
+                        }
+                    }
+                }
+                check::<Max, false>(&x, n, rows);
+                check::<Max, true>(&x, n, rows);
+                check::<crate::Min, false>(&x, n, rows);
+                check::<crate::Min, true>(&x, n, rows);
+            }
+        }
+    }
+}
+
+#[test]
+fn widened_rows_match_the_definition() {
+    use crate::{bf16, f16};
+    fn check<T: Element, D: Direction, const LAST: bool>(x: &[T], n: usize) {
+        let rows = x.len() / n;
+        let mut y = std::vec![-1i64; rows];
+        let taken = widened::fits::<T>(n);
+        assert_eq!(arg_rows_widened::<T, D, LAST, i64>(x, &mut y, n), taken);
+        if !taken {
+            assert!(y.iter().all(|&i| i == -1));
+            return;
+        }
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            let want = naive_arg::<T, D>(row, LAST);
+            assert_eq!(y[i] as usize, want, "{:?} n={n} row {i}", T::DTYPE);
+        }
+    }
+    fn each<T: Element>(g: &mut Lcg, of: impl Fn(f32) -> T, nan: &[T]) {
+        for n in 1..=widened::MAX_ROW + 1 {
+            // Past a tile of 1024 elements for every length (rows of two: 512 a tile).
+            for rows in [0, 1, 7, 9, 63, 600] {
+                let mut x: Vec<T> = (0..rows * n).map(|_| of(f32_pool(g, false))).collect();
+                for row in x.chunks_exact_mut(n) {
+                    if g.next().is_multiple_of(5) {
+                        row[(g.next() as usize) % n] = nan[(g.next() as usize) % nan.len()];
+                    }
+                }
+                check::<T, Max, false>(&x, n);
+                check::<T, Max, true>(&x, n);
+                check::<T, crate::Min, false>(&x, n);
+                check::<T, crate::Min, true>(&x, n);
+            }
+        }
+    }
+    let mut g = Lcg(16);
+    // NaN of both signs and other payloads.
+    let f16_nan = [0x7e00, 0xfe00, 0x7c01, 0xffff].map(f16::from_bits);
+    let bf16_nan = [0x7fc0, 0xffc0, 0x7f81].map(bf16::from_bits);
+    each::<f16>(&mut g, f16::from_f32, &f16_nan);
+    each::<bf16>(&mut g, bf16::from_f32, &bf16_nan);
+    // u8: the pool's values shifted into range (ties, 0 and 255 included).
+    each::<u8>(
+        &mut g,
+        |v| if v.is_finite() { (v + 6.0) as u8 } else { 255 },
+        &[0],
+    );
+    // Types it does not take.
+    let mut y = [0i64; 4];
+    assert!(!arg_rows_widened::<i32, Max, false, i64>(
+        &[1; 20], &mut y, 5
+    ));
+    assert!(!arg_rows_widened::<f64, Max, false, i64>(
+        &[1.0; 20], &mut y, 5
+    ));
+}
