@@ -394,11 +394,7 @@ pub(super) fn arg_rows_values<
     if !fits::<T>(n) {
         // Rows of three past the columns' groups: one by one.
         let mut vals = Values::<VALUES>::new(v);
-        for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
-            let at = arg_row::<f32, D, LAST>(row);
-            vals.put(row, at);
-            *o = index::<I>(at);
-        }
+        vals.exact::<D, LAST, I>(y, x.chunks_exact(n));
         return true;
     }
     arg_f32::<D, LAST, VALUES, I>(x, y, v, n);
@@ -446,11 +442,7 @@ fn arg_f32<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
             mask(better::<D>(odd, even))
         };
         if mask(unord(a, b)) != 0 {
-            for (o, row) in o.iter_mut().zip(g.chunks_exact(2)) {
-                let at = arg_row::<f32, D, LAST>(row);
-                vals.put(row, at);
-                *o = index::<I>(at);
-            }
+            vals.exact::<D, LAST, I>(o, g.chunks_exact(2));
             continue;
         }
         // The extremes, each row's pick (of two equal values either: the sign of a zero
@@ -461,11 +453,7 @@ fn arg_f32<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
         }
     }
     if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * 2..)) {
-        for (o, row) in ys.iter_mut().zip(rs.chunks_exact(2)) {
-            let at = arg_row::<f32, D, LAST>(row);
-            vals.put(row, at);
-            *o = index::<I>(at);
-        }
+        vals.exact::<D, LAST, I>(ys, rs.chunks_exact(2));
     }
 }
 
@@ -499,11 +487,7 @@ fn arg_sse<D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
                 ]
             };
             if nan {
-                for (o, row) in o.iter_mut().zip(g.chunks_exact(n)) {
-                    let at = arg_row::<f32, D, LAST>(row);
-                    vals.put(row, at);
-                    *o = index::<I>(at);
-                }
+                vals.exact::<D, LAST, I>(o, g.chunks_exact(n));
                 continue;
             }
             vals.put4(m);

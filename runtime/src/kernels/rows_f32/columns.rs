@@ -23,6 +23,7 @@ use core::arch::x86_64::{
 
 use super::avx2::{mask, or, pick8, unord, zero8};
 use super::Values;
+#[cfg(doc)]
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::Direction;
@@ -105,11 +106,7 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const N:
             (transpose(rows), nan)
         };
         if mask(nan) != 0 {
-            for (o, row) in o.iter_mut().zip(g.chunks(N)) {
-                let at = arg_row::<f32, D, LAST>(row);
-                vals.put(row, at);
-                *o = index::<I>(at);
-            }
+            vals.exact::<D, LAST, I>(o, g.chunks(N));
             continue;
         }
         let (best, at) = down::<D, LAST, N>(|j| columns[j % 8]);

@@ -22,6 +22,7 @@ use core::arch::x86_64::{
 
 use super::avx2::{eq, load8, mask, or, pick8, store8, unord, zero8};
 use super::Values;
+#[cfg(doc)]
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::kernels::shared::highest_bit;
@@ -97,11 +98,7 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
         // length was just checked, so they go by a pointer (a check per load was about a
         // fifth of the instructions).
         if has_nan(g) {
-            for (o, row) in o.iter_mut().zip(g.chunks_exact(n)) {
-                let at = arg_row::<f32, D, LAST>(row);
-                vals.put(row, at);
-                *o = index::<I>(at);
-            }
+            vals.exact::<D, LAST, I>(o, g.chunks_exact(n));
             continue;
         }
         let mut m = [zero8(); 8];

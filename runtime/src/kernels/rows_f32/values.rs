@@ -4,6 +4,9 @@
 use core::arch::x86_64::__m128;
 
 use super::store;
+use crate::kernels::arg_row::arg_row;
+use crate::kernels::index::{index, Index};
+use crate::Direction;
 
 /// The values an arg kernel writes with `VALUES`, one per row in order.
 pub(in crate::kernels) struct Values<'a, const VALUES: bool> {
@@ -15,6 +18,21 @@ impl<'a, const VALUES: bool> Values<'a, VALUES> {
     /// The values `v`, from the first.
     pub(in crate::kernels) fn new(v: &'a mut [f32]) -> Self {
         Self { v, at: 0 }
+    }
+
+    /// Each of `rows` by the exact rule ([`arg_row`]): its index into `o`, in order, and its
+    /// value (the kernels' path for rows with a NaN, and for rows past their groups).
+    #[inline(always)]
+    pub(in crate::kernels) fn exact<'r, D: Direction, const LAST: bool, I: Index>(
+        &mut self,
+        o: &mut [I],
+        rows: impl Iterator<Item = &'r [f32]>,
+    ) {
+        for (o, row) in o.iter_mut().zip(rows) {
+            let at = arg_row::<f32, D, LAST>(row);
+            self.put(row, at);
+            *o = index::<I>(at);
+        }
     }
 
     /// The next row's value: its element at `at` (nothing without `VALUES`).
