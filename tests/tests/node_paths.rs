@@ -419,10 +419,12 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                 let expected = cfg!(target_arch = "x86_64")
                     && T::NAME == "float"
                     && if cfg!(debug_assertions) {
-                        // Rows of two through the AVX2 pairs, 8 to 128 through the AVX2 rows.
-                        (r == 2 || (8..=128).contains(&r)) && wide_rows()
+                        // Rows of two through the AVX2 pairs, 3 to 128 through the AVX2 kernels
+                        // of short rows (columns, eight rows at a time) and of rows.
+                        (r == 2 || (3..=128).contains(&r)) && wide_rows()
                     } else {
-                        r == 2 || (4..=128).contains(&r) || (r > 128 && wide_rows())
+                        // Rows of three only through the AVX2 kernel of columns.
+                        r == 2 || (4..=128).contains(&r) || ((r == 3 || r > 128) && wide_rows())
                     };
                 assert_eq!(fused, expected, "fused rows taken {what}");
                 if fused {
