@@ -185,10 +185,12 @@ pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>
 }
 
 /// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
-/// they take them (as [`reduce_rows_f32`]): a tile of rows' positions, then the tile's zeros and
-/// ones; `false` (nothing done) otherwise.
+/// they take them (as [`reduce_rows_f32`]): whole groups of eight rows with their outputs as
+/// the kernel goes (rows of 3 to 64, AVX2), then a tile of rows' positions at a time followed
+/// by the tile's zeros and ones; `false` (nothing done) otherwise. `N` is `n` where the caller
+/// has it as a constant, 0 otherwise.
 #[inline(always)]
-pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bool {
+pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
     /// Rows whose positions are found before their outputs are written (256 bytes of stack).
     const TILE: usize = 64;
     // (Positions are kept as `u32`: rows longer than that take the other kernels.)
@@ -206,7 +208,7 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
             0 => return false,
             done => done,
         },
-        _ => 0,
+        _ => hardmax_groups_f32::<T, N>(x, y, n),
     };
     let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done * n..)) else {
         return true;
@@ -230,6 +232,20 @@ pub(crate) fn hardmax_rows_f32<T: Element>(x: &[T], y: &mut [T], n: usize) -> bo
         }
     }
     true
+}
+
+/// [`hardmax_rows_f32`] of the whole groups of eight rows of `n` of `x` that the AVX2 kernels of
+/// eight rows at a time take, their outputs written as the kernel goes: the rows done (0
+/// elsewhere).
+#[inline(always)]
+fn hardmax_groups_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::hardmax_groups::<T, N>(x, y, n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (x, y, n);
+        0
+    }
 }
 
 /// Whether blocks of two rows of `T` (of [`TWO_ROWS_LANES`] lanes or more) take the AVX2 form of

@@ -147,7 +147,8 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         }
         return;
     }
-    if (R == 2 || R > 4 || super::columns_f32_fit::<T>(R)) && super::hardmax_rows_f32::<T>(x, y, R)
+    if (R == 2 || R > 4 || super::columns_f32_fit::<T>(R))
+        && super::hardmax_rows_f32::<T, R>(x, y, R)
     {
         // f32 rows: by the x86-64 row kernels, a tile of positions and then its outputs (rows
         // of two eight at a time in AVX2 vectors, where the CPU has them; rows of three and

@@ -25,7 +25,9 @@ pub(super) mod avx2;
 mod columns;
 mod eights;
 mod fixed;
+mod hard_eights;
 mod long;
+mod ones;
 mod pairs;
 mod position;
 mod reduce;
@@ -37,9 +39,10 @@ pub(super) use pairs::reduce_pairs_fresh;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
 pub(super) use pairs::{hardmax_pairs, two_rows};
 
-use crate::{DType, Direction, Element};
+use crate::{DType, Direction, Element, Max};
 #[cfg_attr(not(debug_assertions), allow(unused_imports))]
 pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
+use ones::Ones;
 use position::position;
 use reduce::reduce_sse;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
@@ -333,6 +336,34 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
     arg_rows_values::<T, D, LAST, false, I>(x, y, &mut [], n)
 }
 
+/// Hardmax of the whole groups of eight contiguous rows of `n` of `x` into `y` by the AVX2
+/// kernels of eight rows at a time (rows of 3 to 64, where the CPU has them), which write each
+/// group's outputs as soon as they find its positions; returns how many rows it did (0 where it
+/// takes none), which the caller follows with the rest. `N` is `n` where the caller has it as a
+/// constant (the kernels' loops then unroll whole), 0 otherwise.
+#[inline(always)]
+pub(super) fn hardmax_groups<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> usize {
+    let columns = columns_fit::<T>(n);
+    let eights = fits::<T>(n) && (eights::MIN_ROW..=eights::MAX_ROW).contains(&n);
+    if !(columns || eights) || (N != 0 && N != n) || !avx2::available() {
+        return 0;
+    }
+    let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
+        return 0;
+    };
+    let ones = Ones::new(y, n);
+    // SAFETY: `available` found the features the kernels are compiled for.
+    unsafe {
+        if columns {
+            columns::arg_columns::<Max, false, false, u32, true>(x, &mut [], &mut [], ones, n)
+        } else if N != 0 {
+            hard_eights::hardmax_eights::<N>(x, ones)
+        } else {
+            hard_eights::hardmax_eights_dyn(x, ones, n)
+        }
+    }
+}
+
 /// [`arg_rows`], and with `VALUES` each row's extreme into `v` too (the element at its index:
 /// a ReduceMax or ReduceMin fused into the arg-reduction, read while the row is in L1).
 #[inline(always)]
@@ -369,7 +400,7 @@ pub(super) fn arg_rows_values<
         // SAFETY: `available` found the features the kernel is compiled for.
         let done = unsafe {
             if columns {
-                columns::arg_columns::<D, LAST, VALUES, I>(x, y, v, n)
+                columns::arg_columns::<D, LAST, VALUES, I, false>(x, y, v, Ones::none(), n)
             } else {
                 eights::arg_eights::<D, LAST, VALUES, I>(x, y, v, n)
             }

@@ -16,7 +16,7 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     // rows at a time, then the tile's outputs (AMD EPYC, Zen 3, over 2 MiB: rows of 80 243 ->
     // 127 us, of 100000 102 -> 69 us, against the clearing arg pass of the AVX2 twin below).
     #[cfg(not(debug_assertions))]
-    if kernels::hardmax_rows_f32(x, y, r) {
+    if kernels::hardmax_rows_f32::<T, 0>(x, y, r) {
         return;
     }
     #[cfg(not(debug_assertions))]

@@ -22,7 +22,7 @@ use core::arch::x86_64::{
 };
 
 use super::avx2::{mask, or, pick8, unord, zero8};
-use super::Values;
+use super::{Ones, Values};
 #[cfg(doc)]
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
@@ -38,7 +38,8 @@ pub(in crate::kernels) const MAX_ROW: usize = 8;
 /// into `y`, as [`arg_row`] gives it, and with `VALUES` each row's extreme into `v` (of two
 /// equal zeros either), for whole groups of eight rows whose loads stay within `x` (a group
 /// reads eight elements from its last row's start); returns how many rows it did (0 for other
-/// lengths), which the caller's kernel follows with the rest.
+/// lengths), which the caller's kernel follows with the rest. With `HARD`, each group's Hardmax
+/// outputs go to `ones` as soon as its positions are known.
 ///
 /// # Safety
 /// The CPU must have the features [`super::avx2::available`] checks.
@@ -48,19 +49,21 @@ pub(in crate::kernels) unsafe fn arg_columns<
     const LAST: bool,
     const VALUES: bool,
     I: Index,
+    const HARD: bool,
 >(
     x: &[f32],
     y: &mut [I],
     v: &mut [f32],
+    ones: Ones<'_, HARD>,
     n: usize,
 ) -> usize {
     match n {
-        3 => groups::<D, LAST, VALUES, I, 3>(x, y, v),
-        4 => groups::<D, LAST, VALUES, I, 4>(x, y, v),
-        5 => groups::<D, LAST, VALUES, I, 5>(x, y, v),
-        6 => groups::<D, LAST, VALUES, I, 6>(x, y, v),
-        7 => groups::<D, LAST, VALUES, I, 7>(x, y, v),
-        8 => groups::<D, LAST, VALUES, I, 8>(x, y, v),
+        3 => groups::<D, LAST, VALUES, I, HARD, 3>(x, y, v, ones),
+        4 => groups::<D, LAST, VALUES, I, HARD, 4>(x, y, v, ones),
+        5 => groups::<D, LAST, VALUES, I, HARD, 5>(x, y, v, ones),
+        6 => groups::<D, LAST, VALUES, I, HARD, 6>(x, y, v, ones),
+        7 => groups::<D, LAST, VALUES, I, HARD, 7>(x, y, v, ones),
+        8 => groups::<D, LAST, VALUES, I, HARD, 8>(x, y, v, ones),
         _ => 0,
     }
 }
@@ -68,10 +71,18 @@ pub(in crate::kernels) unsafe fn arg_columns<
 /// [`arg_columns`] of rows of `N`.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const N: usize>(
+fn groups<
+    D: Direction,
+    const LAST: bool,
+    const VALUES: bool,
+    I: Index,
+    const HARD: bool,
+    const N: usize,
+>(
     x: &[f32],
     y: &mut [I],
     v: &mut [f32],
+    mut ones: Ones<'_, HARD>,
 ) -> usize {
     // Group `q` reads up to `(8q + 7)N + W`: the groups whose reads stay within `x`.
     let w = if N <= 4 { 4 } else { 8 };
@@ -79,15 +90,20 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const N:
         .len()
         .checked_sub(7 * N + w)
         .map_or(0, |r| r / (8 * N) + 1);
-    let mut groups = reach.min(y.len() / 8).min(x.len() / (8 * N));
+    let mut groups = reach.min(x.len() / (8 * N)).min(ones.rows() / 8);
+    if !HARD {
+        // (A Hardmax writes no indices: its outputs bound the groups.)
+        groups = groups.min(y.len() / 8);
+    }
     if VALUES {
         groups = groups.min(v.len() / 8);
     }
     let mut vals = Values::<VALUES>::new(v);
-    for (q, o) in y.chunks_exact_mut(8).take(groups).enumerate() {
+    for q in 0..groups {
         let Some(g) = x.get(q * 8 * N..q * 8 * N + 7 * N + w) else {
             return 0;
         };
+        let o = y.get_mut(q * 8..q * 8 + 8).unwrap_or(&mut []);
         // SAFETY: row `r < 8` starts at `rN`, and `7N + w <= g.len()`: the reads below end
         // there at most.
         let (columns, nan) = if N <= 4 {
@@ -107,12 +123,18 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const N:
         };
         if mask(nan) != 0 {
             vals.exact::<D, LAST, I>(o, g.chunks(N));
+            ones.exact(q, g.chunks(N));
             continue;
         }
         let (best, at) = down::<D, LAST, N>(|j| columns[j % 8]);
         let mut extremes = [0.0f32; 8];
         super::avx2::store8(&mut extremes, best);
         vals.put8(&extremes);
+        if HARD {
+            // A Hardmax needs the positions only for its outputs.
+            ones.columns::<N>(q, at);
+            continue;
+        }
         let mut positions = [0u32; 8];
         // SAFETY: `positions` holds 32 bytes; `storeu` has no alignment requirement.
         unsafe { _mm256_storeu_si256(positions.as_mut_ptr().cast(), at) };

@@ -137,7 +137,7 @@ unsafe fn load(g: &[f32], at: usize) -> __m256 {
 /// kernel have), written out because LLVM turns the eight rows' `trailing_zeros` into vector
 /// population counts (rows of 20 1.5x slower).
 #[inline(always)]
-fn lowest_bit(bits: u64) -> usize {
+pub(super) fn lowest_bit(bits: u64) -> usize {
     let at: u64;
     // SAFETY: `tzcnt` reads and writes registers only; the kernel runs only on CPUs with BMI1.
     unsafe {
@@ -154,7 +154,7 @@ fn lowest_bit(bits: u64) -> usize {
 /// Whether the group `g` (a whole number of eights) holds a NaN: two vectors per compare.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn has_nan(g: &[f32]) -> bool {
+pub(super) fn has_nan(g: &[f32]) -> bool {
     let (sixteens, rest) = g.as_chunks::<16>();
     let mut flags = zero8();
     for s in sixteens {
@@ -176,7 +176,11 @@ fn has_nan(g: &[f32]) -> bool {
 /// # Safety
 /// `8 <= n`, `8 * (K - 1) < n` and `start + n <= g.len()`; the CPU has AVX2.
 #[inline(always)]
-unsafe fn fold<D: Direction, const K: usize>(g: &[f32], start: usize, n: usize) -> __m256 {
+pub(super) unsafe fn fold<D: Direction, const K: usize>(
+    g: &[f32],
+    start: usize,
+    n: usize,
+) -> __m256 {
     // SAFETY: every load ends by `start + n` (the caller's bounds).
     unsafe {
         let mut m = load(g, start + n - 8);
@@ -194,7 +198,12 @@ unsafe fn fold<D: Direction, const K: usize>(g: &[f32], start: usize, n: usize) 
 /// # Safety
 /// As for [`fold`].
 #[inline(always)]
-unsafe fn equal_bits<const K: usize>(g: &[f32], start: usize, n: usize, splat: __m256) -> u64 {
+pub(super) unsafe fn equal_bits<const K: usize>(
+    g: &[f32],
+    start: usize,
+    n: usize,
+    splat: __m256,
+) -> u64 {
     // SAFETY: as in `fold`.
     unsafe {
         let mut bits = u64::from(mask(eq(load(g, start + n - 8), splat))) << (n - 8);
@@ -209,7 +218,7 @@ unsafe fn equal_bits<const K: usize>(g: &[f32], start: usize, n: usize, splat: _
 /// lane `r`: pairs of rows interleaved and reduced, then pairs of pairs, then the halves.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn across8<D: Direction>(m: [__m256; 8]) -> __m256 {
+pub(super) fn across8<D: Direction>(m: [__m256; 8]) -> __m256 {
     let [a, b, c, d, e, f, g, h] = m;
     // Rows (0, 1) alternate in the lanes of `ab`, each over lanes {0, 2} and {1, 3} of a half.
     let pair = |a, b| pick8::<D>(_mm256_unpackhi_ps(a, b), _mm256_unpacklo_ps(a, b));

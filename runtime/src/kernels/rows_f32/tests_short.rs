@@ -20,7 +20,15 @@ fn short_rows_in_columns_match_the_definition() {
         let mut idx = std::vec![-1i64; rows];
         let mut vals = std::vec![7.5f32; rows];
         // SAFETY: `available` was checked by the caller.
-        let done = unsafe { columns::arg_columns::<D, LAST, true, i64>(x, &mut idx, &mut vals, n) };
+        let done = unsafe {
+            columns::arg_columns::<D, LAST, true, i64, false>(
+                x,
+                &mut idx,
+                &mut vals,
+                Ones::none(),
+                n,
+            )
+        };
         assert_eq!(done, groups * 8, "{ctx}");
         for (i, row) in x.chunks_exact(n).enumerate() {
             if i >= done {
@@ -125,4 +133,85 @@ fn widened_rows_match_the_definition() {
     assert!(!arg_rows_widened::<f64, Max, false, i64>(
         &[1.0; 20], &mut y, 5
     ));
+}
+
+/// Rows for a Hardmax test: values from the shared pool (ties, ±0, infinities), a NaN of either
+/// sign in about one row in five.
+fn hardmax_rows(g: &mut Lcg, rows: usize, n: usize) -> Vec<f32> {
+    let mut x = Vec::with_capacity(rows * n);
+    for _ in 0..rows {
+        let nan = g.next().is_multiple_of(5);
+        for _ in 0..n {
+            let v = f32_pool(g, nan);
+            x.push(if v.is_nan() && g.next().is_multiple_of(2) {
+                -v
+            } else {
+                v
+            });
+        }
+    }
+    x
+}
+
+/// Checks `y` against the Hardmax of the first `done` rows of `n` of `x`, and that the rows past
+/// them kept `y`'s first value (nothing written there).
+fn check_hardmax(x: &[f32], y: &[f32], n: usize, done: usize, ctx: &str) {
+    for (i, (row, out)) in x.chunks_exact(n).zip(y.chunks_exact(n)).enumerate() {
+        if i >= done {
+            assert!(
+                out.iter().all(|&v| v == 9.0),
+                "{ctx}: row {i} past the groups"
+            );
+            continue;
+        }
+        let at = naive_arg::<f32, Max>(row, false);
+        for (j, &v) in out.iter().enumerate() {
+            let want = if j == at { 1.0 } else { 0.0 };
+            assert!(v == want, "{ctx}: row {i} {row:?}: output {j} is {v}");
+        }
+    }
+}
+
+#[test]
+fn hardmax_groups_match_the_definition() {
+    if !avx2::available() {
+        return;
+    }
+    let mut g = Lcg(23);
+    // Every length of the two kernels with the length known at run time, whole groups and a
+    // part, a group's loads reaching the input's end (columns).
+    for n in columns::MIN_ROW..=eights::MAX_ROW {
+        for rows in [7, 8, 9, 16, 21, 64, 67] {
+            let x = hardmax_rows(&mut g, rows, n);
+            let mut y = std::vec![9.0f32; rows * n];
+            let done = hardmax_groups::<f32, 0>(&x, &mut y, n);
+            let ctx = std::format!("n={n} rows={rows}");
+            assert!(
+                done.is_multiple_of(8) && done <= rows && done + 16 > rows,
+                "{ctx}: {done} done"
+            );
+            if n > columns::MAX_ROW {
+                assert_eq!(done, rows / 8 * 8, "{ctx}");
+            }
+            check_hardmax(&x, &y, n, done, &ctx);
+        }
+    }
+    // The instances with the length a constant (the shims of short rows), and a length that
+    // does not match the constant: nothing done.
+    macro_rules! constant {
+        ($($n:literal)*) => {$(
+            let x = hardmax_rows(&mut g, 67, $n);
+            let mut y = std::vec![9.0f32; 67 * $n];
+            let done = hardmax_groups::<f32, $n>(&x, &mut y, $n);
+            assert_eq!(done, 64, "n={}", $n);
+            check_hardmax(&x, &y, $n, done, &std::format!("constant n={}", $n));
+            assert_eq!(hardmax_groups::<f32, $n>(&x, &mut y, $n + 1), 0);
+        )*};
+    }
+    constant!(8 9 16 17 20 31 32 33 40 57 64);
+    // Not f32, or too long: nothing done.
+    let mut y = std::vec![0.0f64; 80];
+    assert_eq!(hardmax_groups::<f64, 0>(&[1.0; 80], &mut y, 10), 0);
+    let mut y = std::vec![0.0f32; 650];
+    assert_eq!(hardmax_groups::<f32, 0>(&[1.0; 650], &mut y, 65), 0);
 }
