@@ -64,7 +64,7 @@ impl<const HARD: bool> Ones<'_, HARD> {
     }
 
     /// The outputs of group `q` (rows `8q` to `8q + 7`): zeros, then a one at each row's
-    /// position in `at` (less than `n`; a position past it is taken as the row's last).
+    /// position in `at` (less than `n`; none for a position past it).
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(in crate::kernels) fn put8(&mut self, q: usize, at: &[usize; 8]) {
@@ -81,9 +81,12 @@ impl<const HARD: bool> Ones<'_, HARD> {
         for e in eights {
             store8(e, zero);
         }
+        let out = out.as_mut_ptr();
         for (r, &p) in at.iter().enumerate() {
-            if let Some(o) = out.get_mut(r * n + p.min(n - 1)) {
-                *o = 1.0;
+            // (Checked stores, `get_mut(r * n + p)`, made Hardmax of rows of 20 1.3x slower.)
+            if p < n {
+                // SAFETY: `r < 8` and `p < n`: within the group's `8n` outputs.
+                unsafe { *out.add(r * n + p) = 1.0 };
             }
         }
     }
