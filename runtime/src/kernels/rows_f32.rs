@@ -345,7 +345,8 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
 pub(super) fn hardmax_groups<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> usize {
     let columns = columns_fit::<T>(n);
     let eights = fits::<T>(n) && (eights::MIN_ROW..=eights::MAX_ROW).contains(&n);
-    if !(columns || eights) || (N != 0 && N != n) || !avx2::available() {
+    // (Fewer than eight rows, a tiny model's, do not ask the CPU.)
+    if !(columns || eights) || (N != 0 && N != n) || x.len() < 8 * n || !avx2::available() {
         return 0;
     }
     let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
