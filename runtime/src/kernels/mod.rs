@@ -239,9 +239,22 @@ pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T],
 /// elsewhere).
 #[inline(always)]
 fn hardmax_groups_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    // (Not referenced with `small-code`, where it never takes rows: even dead, its exact path's
+    // calls of the row kernels kept fat-LTO firmware from inlining them into their one caller,
+    // and an ArgMax entry point copied its 4 KB input to the stack.)
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(debug_assertions),
+        not(feature = "small-code")
+    ))]
     return rows_f32::hardmax_groups::<T, N>(x, y, n);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(debug_assertions),
+        not(feature = "small-code")
+    )))]
     {
         let _ = (x, y, n);
         0

@@ -25,8 +25,10 @@ pub(super) mod avx2;
 mod columns;
 mod eights;
 mod fixed;
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 mod hard_eights;
 mod long;
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 mod ones;
 mod pairs;
 mod position;
@@ -341,6 +343,7 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
 /// group's outputs as soon as they find its positions; returns how many rows it did (0 where it
 /// takes none), which the caller follows with the rest. `N` is `n` where the caller has it as a
 /// constant (the kernels' loops then unroll whole), 0 otherwise.
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 #[inline(always)]
 pub(super) fn hardmax_groups<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> usize {
     let columns = columns_fit::<T>(n);
