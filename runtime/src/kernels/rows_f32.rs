@@ -360,10 +360,8 @@ pub(super) fn hardmax_groups<T: Element, const N: usize>(x: &[T], y: &mut [T], n
     unsafe {
         if columns {
             columns::arg_columns::<Max, false, false, u32, true>(x, &mut [], &mut [], ones, n)
-        } else if N != 0 {
-            hard_eights::hardmax_eights::<N>(x, ones)
         } else {
-            hard_eights::hardmax_eights_dyn(x, ones, n)
+            hard_eights::hardmax_eights::<N>(x, ones, n)
         }
     }
 }

@@ -3,10 +3,9 @@
 //! [`super::eights`] (NaN first, a fold per row, the eight rows' extremes together, each
 //! position by equality), then the group's outputs at once ([`Ones::put8`]).
 //!
-//! With the row length a constant of the instance ([`hardmax_eights`], which the shims of short
-//! rows reach with the node's length), the per-row loops unroll whole; rows whose length is
-//! known only at run time ([`hardmax_eights_dyn`]) take the instance of their number of
-//! vectors. Measured (AMD EPYC, Zen 3; 2 MiB of rows of 20, against a tile of 64 rows'
+//! With the row length a constant of the instance (where the shims of short rows reach
+//! [`hardmax_eights`] with the node's length), the per-row loops unroll whole; rows whose length
+//! is known only at run time take the instance of their number of vectors. Measured (AMD EPYC, Zen 3; 2 MiB of rows of 20, against a tile of 64 rows'
 //! positions followed by their outputs): see the README's Hardmax section.
 
 use core::arch::x86_64::_mm256_broadcast_ss;
@@ -16,8 +15,10 @@ use super::eights::{across8, equal_bits, fold, has_nan, lowest_bit, MAX_ROW, MIN
 use super::Ones;
 use crate::Max;
 
-/// Hardmax of the whole groups of eight rows of `N` ([`MIN_ROW`] to [`MAX_ROW`]) of `x` into
-/// `y` (outputs of rows of `N`): the rows done (0 for other lengths), which the caller's kernel follows with the rest.
+/// Hardmax of the whole groups of eight rows of `n` ([`MIN_ROW`] to [`MAX_ROW`]) of `x` into
+/// `y` (outputs of rows of `n`): the rows done (0 for other lengths), which the caller's kernel
+/// follows with the rest. `N` is `n` where the caller has it as a constant (one arm is then
+/// left, its loops unrolled whole), 0 otherwise.
 ///
 /// # Safety
 /// The CPU must have the features [`super::avx2::available`] checks.
@@ -25,40 +26,18 @@ use crate::Max;
 pub(in crate::kernels) unsafe fn hardmax_eights<const N: usize>(
     x: &[f32],
     y: Ones<'_, true>,
-) -> usize {
-    // One arm is left, and `N` is a constant of its instance.
-    match N.div_ceil(8) {
-        1 => groups::<1, N>(x, y, N),
-        2 => groups::<2, N>(x, y, N),
-        3 => groups::<3, N>(x, y, N),
-        4 => groups::<4, N>(x, y, N),
-        5 => groups::<5, N>(x, y, N),
-        6 => groups::<6, N>(x, y, N),
-        7 => groups::<7, N>(x, y, N),
-        8 => groups::<8, N>(x, y, N),
-        _ => 0,
-    }
-}
-
-/// [`hardmax_eights`] of rows of `n` known at run time.
-///
-/// # Safety
-/// As for [`hardmax_eights`].
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-pub(in crate::kernels) unsafe fn hardmax_eights_dyn(
-    x: &[f32],
-    y: Ones<'_, true>,
     n: usize,
 ) -> usize {
+    let n = if N == 0 { n } else { N };
     match n.div_ceil(8) {
-        1 => groups::<1, 0>(x, y, n),
-        2 => groups::<2, 0>(x, y, n),
-        3 => groups::<3, 0>(x, y, n),
-        4 => groups::<4, 0>(x, y, n),
-        5 => groups::<5, 0>(x, y, n),
-        6 => groups::<6, 0>(x, y, n),
-        7 => groups::<7, 0>(x, y, n),
-        8 => groups::<8, 0>(x, y, n),
+        1 => groups::<1, N>(x, y, n),
+        2 => groups::<2, N>(x, y, n),
+        3 => groups::<3, N>(x, y, n),
+        4 => groups::<4, N>(x, y, n),
+        5 => groups::<5, N>(x, y, n),
+        6 => groups::<6, N>(x, y, n),
+        7 => groups::<7, N>(x, y, n),
+        8 => groups::<8, N>(x, y, n),
         _ => 0,
     }
 }

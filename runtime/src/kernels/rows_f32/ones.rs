@@ -141,47 +141,30 @@ struct Layout<const N: usize>;
 
 impl<const N: usize> Layout<N> {
     /// The index of each row's first output: `N` times the lane.
-    const STARTS: __m256i = {
-        let mut s = [0i32; 8];
-        let mut r = 0;
-        while r < 8 {
-            s[r] = (r * N) as i32;
-            r += 1;
-        }
-        // SAFETY: eight `i32`s are the 32 bytes of a vector.
-        unsafe { core::mem::transmute::<[i32; 8], __m256i>(s) }
-    };
+    const STARTS: __m256i = lanes(0, N, 1);
 
     /// For the output vector `k`: the row of each lane (for a permute of the rows' indices),
     /// and the lane's own index `8k + l`.
     const LANES: [(__m256i, __m256i); N] = {
-        let mut t = [([0i32; 8], [0i32; 8]); N];
+        let mut v = [(lanes(0, 0, 1), lanes(0, 0, 1)); N];
         let mut k = 0;
         while k < N {
-            let mut l = 0;
-            while l < 8 {
-                t[k].0[l] = ((8 * k + l) / N) as i32;
-                t[k].1[l] = (8 * k + l) as i32;
-                l += 1;
-            }
-            k += 1;
-        }
-        let mut v = [(Self::ZERO, Self::ZERO); N];
-        let mut k = 0;
-        while k < N {
-            // SAFETY: as for `STARTS`.
-            v[k] = unsafe {
-                (
-                    core::mem::transmute::<[i32; 8], __m256i>(t[k].0),
-                    core::mem::transmute::<[i32; 8], __m256i>(t[k].1),
-                )
-            };
+            v[k] = (lanes(8 * k, 1, N), lanes(8 * k, 1, 1));
             k += 1;
         }
         v
     };
+}
 
-    /// A vector of zeros, for the table's start.
-    // SAFETY: 32 zero bytes are a vector.
-    const ZERO: __m256i = unsafe { core::mem::transmute::<[i32; 8], __m256i>([0; 8]) };
+/// The vector whose lane `l` is `(first + l * step) / div`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+const fn lanes(first: usize, step: usize, div: usize) -> __m256i {
+    let mut v = [0i32; 8];
+    let mut l = 0;
+    while l < 8 {
+        v[l] = ((first + l * step) / div) as i32;
+        l += 1;
+    }
+    // SAFETY: eight `i32`s are the 32 bytes of a vector.
+    unsafe { core::mem::transmute::<[i32; 8], __m256i>(v) }
 }
