@@ -18,6 +18,12 @@ mod gather;
 mod half_avx2;
 mod half_lanes;
 mod half_rows;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod hard_lanes_avx2;
 mod hardmax;
 mod index;
 mod int_rows;
@@ -232,6 +238,30 @@ pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T],
         }
     }
     true
+}
+
+/// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2
+/// kernel of f32 blocks of sixteen lanes or more (`hard_lanes_avx2`) where the CPU has AVX2;
+/// `false` (nothing done) otherwise, and always with `small-code`.
+#[inline(always)]
+pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if inner >= hard_lanes_avx2::MIN_LANES
+        && r >= hard_lanes_avx2::MIN_ROWS
+        && !(r >= 4 && inner.is_multiple_of(hard_lanes_avx2::CONFLICT_LANES))
+        && rows_f32::avx2::available()
+    {
+        if let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) {
+            // SAFETY: `available` found AVX2.
+            return unsafe { hard_lanes_avx2::hardmax_blocks(x, y, r, inner) };
+        }
+    }
+    let _ = (x, y, r, inner);
+    false
 }
 
 /// [`hardmax_rows_f32`] of the whole groups of eight rows of `n` of `x` that the AVX2 kernels of

@@ -295,7 +295,7 @@ pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], r: usize) {
 /// time, then zeros and a one per lane.
 pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     let block = r * inner;
-    if block == 0 {
+    if block == 0 || crate::kernels::hardmax_blocks_f32(x, y, r, inner) {
         return;
     }
     // Two rows of many lanes: the strided kernel's own two-row pass (the small-work loops ran

@@ -63,6 +63,12 @@ pub fn hardmax_rows_short<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
 pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_blocks(x, y, r, inner);
+    // f32 blocks of sixteen lanes or more: the AVX2 kernel of chunks of lanes, where the CPU
+    // has it (see `kernels::hardmax_blocks_f32`).
+    #[cfg(not(debug_assertions))]
+    if kernels::hardmax_blocks_f32(x, y, r, inner) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()); [T: Thin] [T] (x: &[T], y: &mut [T], r: usize, inner: usize) -> () {
         if r * inner > 0 {
