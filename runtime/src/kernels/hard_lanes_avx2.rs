@@ -16,11 +16,11 @@ use core::arch::x86_64::{
 use super::hardmax::hardmax_lanes;
 
 /// Lanes of the narrowest chunk (two vectors): blocks of fewer lanes take other kernels.
-pub(super) const MIN_LANES: usize = 16;
+const MIN_LANES: usize = 16;
 
 /// Blocks of fewer rows take other kernels: two rows have a one-pass kernel of their own
 /// (`hardmax_lanes`), 1.4-1.6x faster than these two passes.
-pub(super) const MIN_ROWS: usize = 3;
+const MIN_ROWS: usize = 3;
 
 /// Blocks of four rows or more whose row length is a multiple of this (a stride of a multiple
 /// of 2 KiB) take other kernels: a chunk's rows then share a few L1 sets, and where the output
@@ -28,7 +28,13 @@ pub(super) const MIN_ROWS: usize = 3;
 /// tensors a multiple of 4 KiB apart in one struct), the second pass's stores evict the lines
 /// it reads next and alias them by address: 2.0-2.3x slower than the search that keeps each
 /// lane's row (`[8, 65536]`, `[20, 4096]` and the like; shifting the output by 1 KiB removed it).
-pub(super) const CONFLICT_LANES: usize = 512;
+const CONFLICT_LANES: usize = 512;
+
+/// Whether blocks of `rows` rows of `inner` lanes take [`hardmax_blocks`]: the shapes where it
+/// measured faster than the kernels that keep each lane's row.
+pub(super) const fn takes(rows: usize, inner: usize) -> bool {
+    inner >= MIN_LANES && rows >= MIN_ROWS && !(rows >= 4 && inner.is_multiple_of(CONFLICT_LANES))
+}
 
 /// Hardmax along the `rows` rows of each block of `rows * inner` elements of `x` into `y`
 /// (`inner` at least [`MIN_LANES`]): 1 in the row of each lane's first maximum, 0 in its other
@@ -140,7 +146,7 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
-    use super::hardmax_blocks;
+    use super::{hardmax_block, hardmax_blocks};
     use crate::kernels::rows_f32::avx2::available;
     use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
     use crate::Max;
@@ -180,6 +186,14 @@ mod tests {
                     x[at] = if nan == 1 { f32::NAN } else { -f32::NAN };
                 }
                 let mut y = std::vec![9f32; len];
+                if nan == 0 {
+                    // Every NaN-free block is done by the chunks, none left to the exact kernel.
+                    for (xb, yb) in x.chunks(rows * inner).zip(y.chunks_mut(rows * inner)) {
+                        // SAFETY: `available` found AVX2.
+                        assert!(unsafe { hardmax_block(xb, yb, rows, inner) });
+                    }
+                    y.fill(9.0);
+                }
                 // SAFETY: `available` found AVX2.
                 assert!(unsafe { hardmax_blocks(&x, &mut y, rows, inner) });
                 for b in 0..blocks {

@@ -250,11 +250,7 @@ pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inn
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    if inner >= hard_lanes_avx2::MIN_LANES
-        && r >= hard_lanes_avx2::MIN_ROWS
-        && !(r >= 4 && inner.is_multiple_of(hard_lanes_avx2::CONFLICT_LANES))
-        && rows_f32::avx2::available()
-    {
+    if hard_lanes_avx2::takes(r, inner) && rows_f32::avx2::available() {
         if let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) {
             // SAFETY: `available` found AVX2.
             return unsafe { hard_lanes_avx2::hardmax_blocks(x, y, r, inner) };

@@ -5,8 +5,9 @@
 //!
 //! With the row length a constant of the instance (where the shims of short rows reach
 //! [`hardmax_eights`] with the node's length), the per-row loops unroll whole; rows whose length
-//! is known only at run time take the instance of their number of vectors. Measured (AMD EPYC, Zen 3; 2 MiB of rows of 20, against a tile of 64 rows'
-//! positions followed by their outputs): see the README's Hardmax section.
+//! is known only at run time take the instance of their number of vectors. Measured (AMD EPYC,
+//! Zen 3; 2 MiB of rows of 20, against a tile of 64 rows' positions followed by their outputs):
+//! see the README's Hardmax section.
 
 use core::arch::x86_64::_mm256_broadcast_ss;
 
