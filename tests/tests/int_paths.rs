@@ -197,8 +197,9 @@ fn lanes_of<T: Int>(seed: u64, arg: &ArgFn<T>) {
             }
         }
     }
-    // More lanes than one block of group extremes (2 KiB of keys) in a wide tile.
-    for inner in [600, 1100, 1100] {
+    // More lanes than one block of group extremes (2 KiB of keys) in a wide tile; 520 lanes
+    // leave a last tile of eight, whose chunk reaches back into the tile before.
+    for inner in [600, 1100, 1100, 520] {
         // The whole pool: no constant input, which any lanes would match.
         let x: Vec<T> = (0..130 * inner).map(|_| T::draw(rng.next())).collect();
         strided(&x, 130, inner, arg, what);
