@@ -249,6 +249,21 @@ const fn tracks_rows<T: Element>() -> bool {
     core::mem::size_of::<T::Key>() != 8
 }
 
+/// Whether [`arg_tile_grouped`] takes blocks of `rows` rows of `T`: from [`GROUPED_ROWS`] rows
+/// on, and for 1- and 2-byte integer keys (which keep their rows: nothing read again at the end)
+/// from two rows on, where the per-element pass that keeps a `u32` row per lane widens every
+/// compare of them. Harness (AMD EPYC, Zen 3), ArgMax over axis 0, that pass -> this one: `u8`
+/// `[100, 2097]` 22.5 -> 6.7 us, `[20, 10000]` 22.2 -> 7.8, `i8` `[50, 4000]` 20.3 -> 6.7,
+/// `i16` `[50, 2000]` 12.5 -> 7.9, `u16` `[20, 5000]` 13.6 -> 8.9; 4-byte keys lose
+/// (`i32` `[40, 1000]` 3.6 -> 6.8 us: their row counters are as wide as they are).
+pub(super) const fn takes_rows<T: Element>(rows: usize) -> bool {
+    rows >= GROUPED_ROWS
+        || (rows >= 2
+            && !is_float::<T>()
+            && !cfg!(feature = "small-code")
+            && core::mem::size_of::<T::Key>() <= 2)
+}
+
 /// Whether `m`, met after `b`, takes the lane: strictly more extreme (the first extreme wins),
 /// or with `LAST` at least as extreme (the last wins).
 #[inline(always)]

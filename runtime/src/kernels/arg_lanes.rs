@@ -1,7 +1,7 @@
 //! The strided arg-reduction (ArgMax, ArgMin along an outer axis): [`arg_lanes`] takes tiles
 //! of lanes down the rows, sized by [`arg_tile`].
 
-use super::arg_groups::{arg_tile_grouped, GROUPED_ROWS};
+use super::arg_groups::{arg_tile_grouped, takes_rows, GROUPED_ROWS};
 use super::half_lanes::{arg_tile_half, Out};
 use super::half_rows::{inf_of, keyed};
 use super::shared::{find_first, take, LANES, ROW_GROUP};
@@ -229,7 +229,7 @@ pub(super) fn arg_tile_pass<
             };
         }
     }
-    if !EXACT && x.len() / inner >= GROUPED_ROWS {
+    if !EXACT && takes_rows::<T>(x.len() / inner) {
         return arg_tile_grouped::<T, D, LAST, TILE>(x, y, v, inner, start, end);
     }
     let choose = |b: T, v: T| {
