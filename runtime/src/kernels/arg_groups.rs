@@ -1,6 +1,8 @@
 //! The fast pass of the strided arg-reduction over many rows: rows in groups, each group's
 //! extreme per lane by one max/min per element, the running best and its group updated once per
-//! group, and the row found in the winning group at the end.
+//! group. Integer keys of 1, 2 and 4 bytes also keep, per lane, the row within the group where
+//! its extreme is met (a compare and a select per element), so the index needs no second look;
+//! 64-bit keys and floats find that row at the end, in the lane's winning group.
 //!
 //! The group numbers are kept in counters as wide as the lanes' keys where they fit (`u8` for
 //! `i8`, `u8` and up to 256 groups; `u16` for 16-bit types), so that the compare of a chunk of
@@ -10,7 +12,8 @@ use super::shared::{is_float, keys_of, nan_pairs, step, take_chunk, LANES};
 use crate::{Direction, Element};
 
 /// From this many rows on, the fast pass of `arg_lanes` goes by groups; below, the second look
-/// at each lane's winning group would cost more than it saves.
+/// at each lane's winning group would cost more than it saves (1- and 2-byte integers, which
+/// need no second look, go by groups from two rows on: see [`takes_rows`]).
 pub(super) const GROUPED_ROWS: usize = 128;
 
 /// Rows per group: its extreme per lane is found with one max/min per element, and only the
