@@ -459,6 +459,98 @@ fn every_path<T: Pool>(seed: u64) {
     arg_rows_case::<T>(&mut g);
 }
 
+/// An integer type drawn from its whole range too.
+trait AnyInt: Pool {
+    fn any(k: u64) -> Self;
+}
+
+macro_rules! any_int {
+    ($($t:ty)*) => {$(
+        impl AnyInt for $t {
+            fn any(k: u64) -> Self {
+                (k >> 11) as $t
+            }
+        }
+    )*};
+}
+any_int!(i8 u8 i16 u16 i32 u32 i64 u64);
+
+/// Strided integer arg-reductions through the shims at the tiles the generator picks (tiles of
+/// hundreds of lanes: the grouped pass's chunks of 64 and, in the AVX2 builds, 128 bytes, the
+/// chunks of sixteen after them and the overlapping last chunk), over rows on both sides of the
+/// grouped pass of many rows (128) and of the most groups a `u8` counter holds (4096 rows of
+/// 1-byte keys). Values are drawn from the whole range (the extreme met
+/// anywhere down a lane, in any group) or from the small pool (ties).
+fn strided_ints<T: AnyInt, const TILE: usize>(g: &mut Lcg, inner: usize, rows: &[usize]) {
+    assert_eq!(TILE, arg_tile(inner, core::mem::size_of::<T>()));
+    for &r in rows {
+        for ties in [false, true] {
+            let x: Vec<T> = (0..r * inner)
+                .map(|_| {
+                    if ties {
+                        T::pool(g.next())
+                    } else {
+                        T::any(g.next())
+                    }
+                })
+                .collect();
+            let a = array(&x, &[1, r, inner]);
+            for (max, last) in [(true, false), (true, true), (false, false), (false, true)] {
+                let extreme = if max { Extreme::Max } else { Extreme::Min };
+                let want = reference::arg(&a, extreme, 1, false, last);
+                let want: Vec<i64> = want.iter().copied().collect();
+                let vals_want = reference::reduce(&a, extreme, Some(&[1]), false, false);
+                let vals_want: Vec<T> = vals_want.iter().copied().collect();
+                let (mut got, mut vals) = (vec![-1i64; inner], vec![T::zero(); inner]);
+                // Indices alone in two modes, with the values in the other two (as `arg_case`):
+                // each call is a whole kernel instantiated, so that the build stays short.
+                match (max, last) {
+                    (true, false) => node::arg_blocks_values::<T, Max, false, TILE>(
+                        &x, &mut got, &mut vals, r, inner,
+                    ),
+                    (true, true) => node::arg_blocks::<T, Max, true, TILE>(&x, &mut got, r, inner),
+                    (false, false) => {
+                        node::arg_blocks::<T, Min, false, TILE>(&x, &mut got, r, inner)
+                    }
+                    (false, true) => node::arg_blocks_values::<T, Min, true, TILE>(
+                        &x, &mut got, &mut vals, r, inner,
+                    ),
+                }
+                let what = format!(
+                    "{} [{r}, {inner}] max={max} last={last} ties={ties}",
+                    T::NAME
+                );
+                assert_eq!(got, want, "arg {what}");
+                if max != last {
+                    assert!(same(&vals, &vals_want), "fused values {what}");
+                }
+            }
+        }
+    }
+}
+
+macro_rules! strided_int_tests {
+    ($($name:ident: $t:ty,)*) => {$(
+        #[test]
+        fn $name() {
+            const S: usize = core::mem::size_of::<$t>();
+            let mut g = Lcg(stringify!($name).len() as u64 * 104_729);
+            // Two tiles of 1-byte lanes (the last one of 468: chunks of 128, of 16, and the
+            // overlapping last one; 2-byte lanes in two tiles, wider ones in more), and one
+            // tile of 130 lanes (a chunk of 128 bytes of 1-byte lanes, or of 32 4-byte lanes,
+            // then chunks of sixteen and the overlapping last one).
+            strided_ints::<$t, { arg_tile(2100, S) }>(&mut g, 2100, &[9, 130]);
+            strided_ints::<$t, { arg_tile(130, S) }>(&mut g, 130, &[8, 127, 128, 300, 1000]);
+            // Around the most groups a `u8` counter holds (256 groups of 16 rows of 1-byte keys).
+            strided_ints::<$t, { arg_tile(130, S) }>(&mut g, 130, &[4095, 4097]);
+        }
+    )*};
+}
+strided_int_tests! {
+    i8_strided: i8, u8_strided: u8, i16_strided: i16, u16_strided: u16,
+    i32_strided: i32, u32_strided: u32, i64_strided: i64, u64_strided: u64,
+}
+
 macro_rules! every_type {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]

@@ -23,6 +23,14 @@ const GROUP: usize = 8;
 /// Rows per group for 1-byte keys, whose groups are cheap to read again.
 const BYTE_GROUP: usize = 16;
 
+/// Rows per group for 2-byte keys: each group costs a merge per lane (a block of extremes and
+/// rows stored, then read with the running state), so longer groups pay fewer of them. AMD EPYC
+/// (Zen 3), minimum of 300 interleaved calls, ArgMax over axis 0, groups of 8 -> 32 rows: `i16`
+/// `[1000, 1048]` 77 -> 60 us, `u16` `[1000, 1048]` 80 -> 62, `[130, 8000]` 101 -> 91, `[50,
+/// 5000]` 26 -> 23. Bytes keep groups of 16: 32 and 64 measured 1.05-1.4x slower for them, 8
+/// too (and past 4096 rows their `u8` group counters run out).
+const WORD_GROUP: usize = 32;
+
 /// Bytes of group extremes kept at once before they are merged: the stack the integer forms take
 /// besides the tile's state (whose narrower counters leave 1- and 2-byte types within the tile's
 /// 8 KiB all the same).
@@ -67,7 +75,13 @@ counter!(u8, u16, u32);
 /// writes each lane's index into `y` (and its extreme into `v` when not empty) and returns
 /// true, or returns false, `y` untouched, if it met a NaN.
 #[inline(always)]
-pub(super) fn arg_tile_grouped<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+pub(super) fn arg_tile_grouped<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const TILE: usize,
+    const WIDE: bool,
+>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
@@ -83,12 +97,16 @@ pub(super) fn arg_tile_grouped<T: Element, D: Direction, const LAST: bool, const
     }
     let rows = x.len() / inner;
     if const { core::mem::size_of::<T::Key>() == 1 } && rows.div_ceil(BYTE_GROUP) <= u8::GROUPS {
-        return arg_tile_groups::<T, D, LAST, TILE, u8, BYTE_GROUP>(x, y, v, inner, start, end);
+        return arg_tile_groups::<T, D, LAST, TILE, u8, BYTE_GROUP, WIDE>(
+            x, y, v, inner, start, end,
+        );
     }
-    if const { core::mem::size_of::<T::Key>() == 2 } && rows.div_ceil(GROUP) <= u16::GROUPS {
-        return arg_tile_groups::<T, D, LAST, TILE, u16, GROUP>(x, y, v, inner, start, end);
+    if const { core::mem::size_of::<T::Key>() == 2 } && rows.div_ceil(WORD_GROUP) <= u16::GROUPS {
+        return arg_tile_groups::<T, D, LAST, TILE, u16, WORD_GROUP, WIDE>(
+            x, y, v, inner, start, end,
+        );
     }
-    arg_tile_groups::<T, D, LAST, TILE, u32, GROUP>(x, y, v, inner, start, end)
+    arg_tile_groups::<T, D, LAST, TILE, u32, GROUP, WIDE>(x, y, v, inner, start, end)
 }
 
 /// [`arg_tile_grouped`] with group numbers in `C` (which counts every group of `x`): rows in
@@ -105,6 +123,7 @@ fn arg_tile_groups<
     const TILE: usize,
     C: Counter,
     const GROUP: usize,
+    const WIDE: bool,
 >(
     x: &[T],
     y: &mut [i64],
@@ -156,7 +175,7 @@ fn arg_tile_groups<
         for (k, ((bblock, gblock), pblock)) in blocks.enumerate() {
             let off = start + k * per_block * LANES;
             if g == 0 {
-                if !group_lanes::<T, D, LAST>(group, inner, off, bblock, pblock, &mut nans) {
+                if !group_lanes::<T, D, LAST, WIDE>(group, inner, off, bblock, pblock, &mut nans) {
                     return true;
                 }
                 continue;
@@ -167,14 +186,14 @@ fn arg_tile_groups<
             ) else {
                 return true;
             };
-            if !group_lanes::<T, D, LAST>(group, inner, off, mb, rb, &mut nans) {
+            if !group_lanes::<T, D, LAST, WIDE>(group, inner, off, mb, rb, &mut nans) {
                 return true;
             }
             merge::<T, D, LAST, C>(bblock, gblock, pblock, mb, rb, gc);
         }
         if let Some(at) = tail_at {
             let (mut m, mut r) = ([[T::ZERO.key(); LANES]; 1], [[0u8; LANES]; 1]);
-            if !group_lanes::<T, D, LAST>(group, inner, at, &mut m, &mut r, &mut nans) {
+            if !group_lanes::<T, D, LAST, WIDE>(group, inner, at, &mut m, &mut r, &mut nans) {
                 return true;
             }
             if g == 0 {
@@ -323,9 +342,15 @@ fn merge<T: Element, D: Direction, const LAST: bool, C: Counter>(
 /// that `out` and `rows_at` hold; NaN flagged in `nans`. False if a row is too short (generated
 /// code never passes one). Integers and bool go by 64 bytes of lanes at a time (four SSE2
 /// registers per row, or eight scalar registers of 64-bit lanes), the lanes left over by
-/// sixteen.
+/// sixteen. With `WIDE` (the AVX2 twins, whose registers are twice as wide) 1- and 4-byte keys go
+/// by 128 bytes: four 32-byte registers of keys and four of rows, where each row's bounds check,
+/// row broadcast and loop step were a third of the loop's instructions at 64 bytes. AMD EPYC
+/// (Zen 3), minimum of 300 interleaved calls, ArgMax over axis 0, 64 -> 128 bytes: `u8`
+/// `[200, 5000]` 48 -> 41 us, `[3000, 300]` 49 -> 39, `[1000, 2097]` 107 -> 96, `i32`
+/// `[1000, 524]` 100 -> 86, `[200, 2600]` 103 -> 90. 2-byte keys keep 64 bytes (128 measured
+/// 1.15-1.3x slower for them, with their groups of 32 rows).
 #[inline(always)]
-fn group_lanes<T: Element, D: Direction, const LAST: bool>(
+fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
     group: &[T],
     inner: usize,
     start: usize,
@@ -338,8 +363,10 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool>(
     // the same vector width.
     let wide = match core::mem::size_of::<T::Key>() {
         _ if is_float::<T>() || cfg!(feature = "small-code") => 0,
+        1 if WIDE => chunk_lanes::<T, D, LAST, u8, 128>(group, inner, start, flat, rflat, nans),
         1 => chunk_lanes::<T, D, LAST, u8, 64>(group, inner, start, flat, rflat, nans),
         2 => chunk_lanes::<T, D, LAST, u16, 32>(group, inner, start, flat, rflat, nans),
+        4 if WIDE => chunk_lanes::<T, D, LAST, u32, 32>(group, inner, start, flat, rflat, nans),
         8 => chunk_lanes::<T, D, LAST, u32, 8>(group, inner, start, flat, rflat, nans),
         _ => 0,
     };

@@ -145,6 +145,40 @@ pub(crate) fn arg_lanes_inlined<T: Element, D: Direction, const LAST: bool, cons
     v: &mut [T],
     inner: usize,
 ) {
+    arg_lanes_in::<T, D, LAST, TILE, false>(x, y, v, inner);
+}
+
+/// [`arg_lanes_inlined`] for the AVX2 twins of the node shims (`node/wide.rs`): the same code,
+/// but the grouped pass of 1- and 4-byte integer keys takes twice as many lanes per chunk
+/// (four 32-byte registers of keys and four of rows, where the SSE2 build has sixteen 16-byte
+/// registers in all and keeps the narrower chunk); figures at `group_lanes` in `arg_groups`.
+#[inline(always)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        not(target_feature = "avx2"),
+        not(feature = "small-code"),
+        not(debug_assertions)
+    )),
+    allow(dead_code)
+)]
+pub(crate) fn arg_lanes_wide<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
+    arg_lanes_in::<T, D, LAST, TILE, true>(x, y, v, inner);
+}
+
+/// The body of [`arg_lanes_inlined`] and [`arg_lanes_wide`]: `WIDE` in the AVX2 twins.
+#[inline(always)]
+fn arg_lanes_in<T: Element, D: Direction, const LAST: bool, const TILE: usize, const WIDE: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
     if inner == 0 {
         return;
     }
@@ -175,9 +209,9 @@ pub(crate) fn arg_lanes_inlined<T: Element, D: Direction, const LAST: bool, cons
         let vtile = v.get_mut(start..end).unwrap_or(&mut []);
         // With `small-code`, the exact pass alone: one tile of state on the stack, not two.
         if cfg!(feature = "small-code")
-            || !arg_tile_pass::<T, D, LAST, TILE, false>(x, ytile, vtile, inner, start, end)
+            || !arg_tile_pass::<T, D, LAST, TILE, false, WIDE>(x, ytile, vtile, inner, start, end)
         {
-            arg_tile_pass::<T, D, LAST, TILE, true>(x, ytile, vtile, inner, start, end);
+            arg_tile_pass::<T, D, LAST, TILE, true, WIDE>(x, ytile, vtile, inner, start, end);
         }
     }
 }
@@ -192,6 +226,7 @@ pub(super) fn arg_tile_pass<
     const LAST: bool,
     const TILE: usize,
     const EXACT: bool,
+    const WIDE: bool,
 >(
     x: &[T],
     y: &mut [i64],
@@ -230,7 +265,7 @@ pub(super) fn arg_tile_pass<
         }
     }
     if !EXACT && takes_rows::<T>(x.len() / inner) {
-        return arg_tile_grouped::<T, D, LAST, TILE>(x, y, v, inner, start, end);
+        return arg_tile_grouped::<T, D, LAST, TILE, WIDE>(x, y, v, inner, start, end);
     }
     let choose = |b: T, v: T| {
         if EXACT {

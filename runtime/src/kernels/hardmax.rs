@@ -179,9 +179,9 @@ fn lane_rows<T: Element, const N: usize>(
         return;
     };
     if cfg!(feature = "small-code")
-        || !arg_tile_pass::<T, Max, false, N, false>(x, rows, &mut [], inner, start, end)
+        || !arg_tile_pass::<T, Max, false, N, false, false>(x, rows, &mut [], inner, start, end)
     {
-        arg_tile_pass::<T, Max, false, N, true>(x, rows, &mut [], inner, start, end);
+        arg_tile_pass::<T, Max, false, N, true, false>(x, rows, &mut [], inner, start, end);
     }
     for (o, &r) in out.iter_mut().zip(rows.iter()) {
         *o = r as u32;

@@ -69,7 +69,7 @@ use crate::{Direction, Element, Max};
 // The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
 // constant-sized kernels above.
 #[cfg(not(debug_assertions))]
-pub(crate) use arg_lanes::{arg_lanes_inlined, arg_two_rows, TWO_ROWS_LANES};
+pub(crate) use arg_lanes::{arg_lanes_inlined, arg_lanes_wide, arg_two_rows, TWO_ROWS_LANES};
 #[cfg(debug_assertions)]
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]

@@ -143,7 +143,7 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     } else {
         if r * inner > 0 {
             for (x, y) in x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner)) {
-                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, &mut [], inner);
+                kernels::arg_lanes_wide::<T, D, LAST, TILE>(x, y, &mut [], inner);
             }
         }
     });
@@ -184,7 +184,7 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
         if r * inner > 0 {
             let blocks = x.chunks_exact(r * inner).zip(y.chunks_exact_mut(inner));
             for ((x, y), v) in blocks.zip(v.chunks_exact_mut(inner)) {
-                kernels::arg_lanes_inlined::<T, D, LAST, TILE>(x, y, v, inner);
+                kernels::arg_lanes_wide::<T, D, LAST, TILE>(x, y, v, inner);
             }
         }
     });
