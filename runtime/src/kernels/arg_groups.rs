@@ -20,7 +20,8 @@ pub(super) const GROUPED_ROWS: usize = 128;
 /// rows of the winning group are read again.
 const GROUP: usize = 8;
 
-/// Rows per group for 1-byte keys, whose groups are cheap to read again.
+/// Rows per group for 1-byte keys (which keep their rows within groups: see [`WORD_GROUP`] for
+/// the other lengths measured).
 const BYTE_GROUP: usize = 16;
 
 /// Rows per group for 2-byte keys: each group costs a merge per lane (a block of extremes and
@@ -28,7 +29,7 @@ const BYTE_GROUP: usize = 16;
 /// (Zen 3), minimum of 300 interleaved calls, ArgMax over axis 0, groups of 8 -> 32 rows: `i16`
 /// `[1000, 1048]` 77 -> 60 us, `u16` `[1000, 1048]` 80 -> 62, `[130, 8000]` 101 -> 91, `[50,
 /// 5000]` 26 -> 23. Bytes keep groups of 16: 32 and 64 measured 1.05-1.4x slower for them, 8
-/// too (and past 4096 rows their `u8` group counters run out).
+/// too (and past 2048 rows, 256 groups of 8, their `u8` group counters would run out).
 const WORD_GROUP: usize = 32;
 
 /// Bytes of group extremes kept at once before they are merged: the stack the integer forms take
