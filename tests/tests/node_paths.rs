@@ -565,6 +565,52 @@ every_type! {
     i32_paths: i32, u32_paths: u32, i64_paths: i64, u64_paths: u64, bool_paths: bool,
 }
 
+/// Hardmax along blocks of many rows (from 160, where the strided `f32` kernel keeps each lane's
+/// row) and of rows of a multiple of 512 lanes (where it does from 24 rows), around both
+/// thresholds: every float type (the others share the shim). The values are the pool's without
+/// NaN or -inf (a lane holding both infinities is left to the exact kernel by the `f32` one, as
+/// a lane with a NaN is), then with one NaN, then the whole pool.
+fn hardmax_many_rows<T: Pool>(seed: u64) {
+    let mut g = Lcg(seed);
+    let shapes = [
+        [2, 159, 16],
+        [2, 160, 17],
+        [1, 300, 40],
+        [3, 200, 33],
+        [1, 23, 512],
+        [1, 24, 512],
+        [2, 40, 1024],
+    ];
+    let neg_inf = T::pool(3);
+    for shape in shapes {
+        let n: usize = shape.iter().product();
+        let x: Vec<T> = (0..n)
+            .map(|_| loop {
+                let v = T::pool(g.next());
+                if !Elem::is_nan(v) && !same(&[v], &[neg_inf]) {
+                    break v;
+                }
+            })
+            .collect();
+        hardmax_case(&x, shape);
+        let mut one_nan = x;
+        one_nan[g.next() as usize % n] = T::pool(0);
+        hardmax_case(&one_nan, shape);
+        hardmax_case(&draw::<T>(&mut g, n, true), shape);
+    }
+}
+
+#[test]
+fn hardmax_many_rows_f32() {
+    hardmax_many_rows::<f32>(31);
+}
+
+#[test]
+fn hardmax_many_rows_other_floats() {
+    hardmax_many_rows::<f64>(37);
+    hardmax_many_rows::<f16>(41);
+}
+
 /// Indices written as another type, a tile at a time, as a Cast folded into the node does.
 fn indices_as<I: ThinIndex + Copy + PartialEq + std::fmt::Debug>(cast: impl Fn(i64) -> I) {
     let mut g = Lcg(5);

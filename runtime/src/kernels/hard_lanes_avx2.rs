@@ -1,16 +1,25 @@
 //! Strided Hardmax of `f32` in 32-byte AVX2 vectors (checked at run time), for a node's blocks
-//! of rows of sixteen lanes or more: a chunk of 32 lanes (then one of sixteen for the lanes
-//! left) goes down the block's rows twice, first for each lane's maximum (a max per vector,
-//! NaN flagged on the way), then for the outputs: each row's elements compared with the
-//! maxima, a 1 where one is equal for the first time down the lane, a 0 elsewhere, stored as the
-//! row goes. The second pass reads the chunk again from L1 or L2 and writes the output row by
-//! row, so it costs about a plain write; tracking each lane's row of the maximum during the
-//! search instead (two more operations per vector) and writing afterwards was 1.2-1.7x slower.
+//! of three rows or more of sixteen lanes or more, a chunk of 32 lanes (then one of sixteen for
+//! the lanes left) at a time, in one of two forms by the number of rows (and the stride: see
+//! [`CONFLICT_LANES`]):
+//! - **compared** (fewer than [`TRACK_ROWS`]): the chunk goes down the block's rows for each
+//!   lane's maximum (a max per vector, NaN flagged on the way), then down again for the outputs:
+//!   each row's elements compared with the maxima, a 1 where one is equal for the first time down
+//!   the lane, a 0 elsewhere, stored as the row goes. The second pass reads the chunk again from
+//!   L1, so it costs about a plain write.
+//! - **tracked** (from [`TRACK_ROWS`]): the block is filled with zeros first, in one linear pass;
+//!   the chunk goes down the rows once, keeping each lane's maximum and its row in registers (a
+//!   compare that is also true for a NaN, two blends, and a sum that turns NaN if the lane holds
+//!   one), then scatters its lanes' ones. Over that many rows the compared form's second pass
+//!   reads the chunk from L2, and its stores down the rows cost more than the linear fill.
+//!
+//! Measured against each other and the read-and-write fold in the README's Hardmax section.
 
 use core::arch::x86_64::{
-    _mm256_and_ps, _mm256_andnot_ps, _mm256_cmp_ps, _mm256_loadu_ps, _mm256_max_ps,
-    _mm256_movemask_ps, _mm256_or_ps, _mm256_set1_ps, _mm256_setzero_ps, _mm256_storeu_ps,
-    _CMP_EQ_OQ, _CMP_UNORD_Q,
+    _mm256_add_epi32, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_ps,
+    _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_movemask_ps,
+    _mm256_or_ps, _mm256_set1_epi32, _mm256_set1_ps, _mm256_setzero_ps, _mm256_setzero_si256,
+    _mm256_storeu_ps, _CMP_EQ_OQ, _CMP_NLE_UQ, _CMP_UNORD_Q,
 };
 
 use super::hardmax::hardmax_lanes;
@@ -22,18 +31,37 @@ const MIN_LANES: usize = 16;
 /// (`hardmax_lanes`), 1.4-1.6x faster than these two passes.
 const MIN_ROWS: usize = 3;
 
+/// Blocks of this many rows or more take the tracked form (see the module docs): from about
+/// here a chunk's rows (128 bytes each) no longer stay in L1 for the compared form's second
+/// pass. Measured (AMD EPYC, Zen 3, about 2 MiB, against the compared form): 50 rows 0.9x as
+/// fast, 80 rows alike, 128 rows of blocks of 64 lanes alike, 200 rows 1.14x, 1000 rows 1.15x,
+/// 4000 rows 1.5x faster.
+const TRACK_ROWS: usize = 160;
+
 /// Blocks of four rows or more whose row length is a multiple of this (a stride of a multiple
-/// of 2 KiB) take other kernels: a chunk's rows then share a few L1 sets, and where the output
-/// lies at the same offset within a page as the input (two buffers of the same large size, or
-/// tensors a multiple of 4 KiB apart in one struct), the second pass's stores evict the lines
-/// it reads next and alias them by address: 2.0-2.3x slower than the search that keeps each
-/// lane's row (`[8, 65536]`, `[20, 4096]` and the like; shifting the output by 1 KiB removed it).
+/// of 2 KiB) never take the compared form: a chunk's rows then share a few L1 sets, and where the
+/// output lies at the same offset within a page as the input (two buffers of the same large
+/// size, or tensors a multiple of 4 KiB apart in one struct), its stores evict the lines it
+/// reads next and alias them by address: 2.0-2.3x slower than the search that keeps each lane's
+/// row (`[8, 65536]`, `[20, 4096]` and the like; shifting the output by 1 KiB removed it). From
+/// [`CONFLICT_ROWS`] rows they take the tracked form (whose walk only loads), under it the other
+/// kernels.
 const CONFLICT_LANES: usize = 512;
+
+/// See [`CONFLICT_LANES`]. Measured against the other kernels (AMD EPYC, Zen 3, about 2 MiB):
+/// the tracked form 1.4-1.5x slower over 8 and 20 rows, 0.93x over 24, 0.63-0.87x over 32 to
+/// 256, alike over 1000.
+const CONFLICT_ROWS: usize = 24;
+
+/// Whether a block of `rows` rows of `inner` lanes has a stride of [`CONFLICT_LANES`].
+const fn conflicts(rows: usize, inner: usize) -> bool {
+    rows >= 4 && inner.is_multiple_of(CONFLICT_LANES)
+}
 
 /// Whether blocks of `rows` rows of `inner` lanes take [`hardmax_blocks`]: the shapes where it
 /// measured faster than the kernels that keep each lane's row.
 pub(super) const fn takes(rows: usize, inner: usize) -> bool {
-    inner >= MIN_LANES && rows >= MIN_ROWS && !(rows >= 4 && inner.is_multiple_of(CONFLICT_LANES))
+    inner >= MIN_LANES && rows >= MIN_ROWS && !(conflicts(rows, inner) && rows < CONFLICT_ROWS)
 }
 
 /// Hardmax along the `rows` rows of each block of `rows * inner` elements of `x` into `y`
@@ -51,8 +79,10 @@ pub(super) unsafe fn hardmax_blocks(x: &[f32], y: &mut [f32], rows: usize, inner
     if inner < MIN_LANES || rows == 0 || x.len() != y.len() || !x.len().is_multiple_of(block) {
         return false;
     }
+    // (Rows are counted in `i32` lanes by the tracked form.)
+    let tracked = (rows >= TRACK_ROWS || conflicts(rows, inner)) && rows <= i32::MAX as usize;
     for (xb, yb) in x.chunks_exact(block).zip(y.chunks_exact_mut(block)) {
-        if !hardmax_block(xb, yb, rows, inner) {
+        if !hardmax_block(xb, yb, rows, inner, tracked) {
             hardmax_lanes(xb, yb, inner);
         }
     }
@@ -60,13 +90,17 @@ pub(super) unsafe fn hardmax_blocks(x: &[f32], y: &mut [f32], rows: usize, inner
 }
 
 /// One block of [`hardmax_blocks`] (`x` and `y` of `rows * inner`, `inner` at least
-/// [`MIN_LANES`]): false, some outputs written, if a lane holds a NaN.
+/// [`MIN_LANES`]), in the tracked form (`rows` at most `i32::MAX`) or the compared one: false,
+/// some outputs written, if a lane holds a NaN.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize) -> bool {
+fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize, tracked: bool) -> bool {
+    if tracked {
+        y.fill(0.0);
+    }
     let mut at = 0;
     while at + 32 <= inner {
-        if !chunk::<4>(x, y, rows, inner, at) {
+        if !chunk::<4>(x, y, rows, inner, at, tracked) {
             return false;
         }
         at += 32;
@@ -75,7 +109,7 @@ fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize) -> bool {
     // (overlapping the chunk before, whose outputs it writes again alike).
     while at < inner {
         let base = at.min(inner - MIN_LANES);
-        if !chunk::<2>(x, y, rows, inner, base) {
+        if !chunk::<2>(x, y, rows, inner, base, tracked) {
             return false;
         }
         at = base + MIN_LANES;
@@ -83,12 +117,19 @@ fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize) -> bool {
     true
 }
 
-/// The `8 * V` lanes from `base` of a block (`x` and `y` of `rows * inner`): the maxima down
-/// the rows, then each row's outputs. False if a lane holds a NaN (some outputs possibly
-/// written) or the lanes do not lie within the block (nothing written).
+/// The `8 * V` lanes from `base` of a block (`x` and `y` of `rows * inner`) in either form.
+/// False if a lane holds a NaN (some outputs possibly written) or the lanes do not lie within
+/// the block (nothing written).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn chunk<const V: usize>(x: &[f32], y: &mut [f32], rows: usize, inner: usize, base: usize) -> bool {
+fn chunk<const V: usize>(
+    x: &[f32],
+    y: &mut [f32],
+    rows: usize,
+    inner: usize,
+    base: usize,
+    tracked: bool,
+) -> bool {
     // Every row's `8 * V` lanes from `base` lie within `x` and `y`: checked once here, so the
     // loads and stores down the rows go by a pointer.
     let end = rows
@@ -98,13 +139,31 @@ fn chunk<const V: usize>(x: &[f32], y: &mut [f32], rows: usize, inner: usize, ba
     if end.is_none_or(|e| e > x.len() || e > y.len()) {
         return false;
     }
+    if tracked {
+        tracked_chunk::<V>(x, y, rows, inner, base)
+    } else {
+        compared_chunk::<V>(x, y, rows, inner, base)
+    }
+}
+
+/// [`chunk`] in the compared form (the lanes checked to lie within the block).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn compared_chunk<const V: usize>(
+    x: &[f32],
+    y: &mut [f32],
+    rows: usize,
+    inner: usize,
+    base: usize,
+) -> bool {
     // (Plain pointers, no closures: a closure does not take the function's target features,
     // and its calls stayed out of line, one per load.)
     let (src, dst) = (x.as_ptr(), y.as_mut_ptr());
     let mut max = [_mm256_setzero_ps(); V];
     for (k, m) in max.iter_mut().enumerate() {
         // SAFETY: `base + r * inner + 8 * V <= x.len(), y.len()` for every row `r < rows`
-        // (checked above) and `k < V`, here and below; `loadu`/`storeu` need no alignment.
+        // (checked by `chunk`) and `k < V`, here and below; `loadu`/`storeu` need no
+        // alignment.
         *m = unsafe { _mm256_loadu_ps(src.add(base + 8 * k)) };
     }
     let mut nan = _mm256_setzero_ps();
@@ -141,6 +200,72 @@ fn chunk<const V: usize>(x: &[f32], y: &mut [f32], rows: usize, inner: usize, ba
     true
 }
 
+/// [`chunk`] in the tracked form (the lanes checked to lie within the block, `y` filled with
+/// zeros, `rows` at most `i32::MAX`, `V` at most 4).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn tracked_chunk<const V: usize>(
+    x: &[f32],
+    y: &mut [f32],
+    rows: usize,
+    inner: usize,
+    base: usize,
+) -> bool {
+    let src = x.as_ptr();
+    let mut max = [_mm256_setzero_ps(); V];
+    for (k, m) in max.iter_mut().enumerate() {
+        // SAFETY: `base + r * inner + 8 * V <= x.len()` for every row `r < rows` (checked by
+        // `chunk`) and `k < V`, here and below; `loadu` needs no alignment.
+        *m = unsafe { _mm256_loadu_ps(src.add(base + 8 * k)) };
+    }
+    // Each lane's row as an `i32`, in the bits of a float vector (for the blends).
+    let mut row_of = [_mm256_setzero_ps(); V];
+    // Each lane's sum: NaN where the lane holds one (one add per vector, cheaper than a compare
+    // and an or; it also turns NaN where +inf and -inf meet, or the sum overflows before a
+    // -inf, and those lanes take the exact kernel too, which is only slower).
+    let mut sum = max;
+    let step = _mm256_set1_epi32(1);
+    let mut row = _mm256_setzero_si256();
+    for r in 1..rows {
+        row = _mm256_add_epi32(row, step);
+        let row_bits = _mm256_castsi256_ps(row);
+        for (k, ((m, at), s)) in max.iter_mut().zip(&mut row_of).zip(&mut sum).enumerate() {
+            // SAFETY: as above.
+            let e = unsafe { _mm256_loadu_ps(src.add(base + r * inner + 8 * k)) };
+            *s = _mm256_add_ps(*s, e);
+            // Not `e <= m`: `e` above the maximum, or either one NaN. Equal elements (-0 and +0
+            // too) leave the first row; the sum catches a NaN below (the blends alone do not:
+            // a NaN taken into `m` is replaced on the next row).
+            let take = _mm256_cmp_ps::<_CMP_NLE_UQ>(e, *m);
+            *m = _mm256_blendv_ps(*m, e, take);
+            *at = _mm256_blendv_ps(*at, row_bits, take);
+        }
+    }
+    let mut nan = _mm256_setzero_ps();
+    for s in &sum {
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(*s, *s));
+    }
+    if _mm256_movemask_ps(nan) != 0 {
+        return false;
+    }
+    let mut lanes = [0f32; 32];
+    for (k, at) in row_of.iter().enumerate() {
+        if let Some(out) = lanes.get_mut(8 * k..8 * k + 8) {
+            // SAFETY: `out` holds eight floats; `storeu` needs no alignment.
+            unsafe { _mm256_storeu_ps(out.as_mut_ptr(), *at) };
+        }
+    }
+    for (l, r) in lanes.iter().take(8 * V).enumerate() {
+        if let Some(o) = (r.to_bits() as usize)
+            .checked_mul(inner)
+            .and_then(|i| y.get_mut(i + base + l))
+        {
+            *o = 1.0;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -151,11 +276,31 @@ mod tests {
     use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
     use crate::Max;
 
+    /// `y` against the definition for every output of every block (NaN of any sign first).
+    fn check(x: &[f32], y: &[f32], blocks: usize, rows: usize, inner: usize, ctx: &str) {
+        for b in 0..blocks {
+            for j in 0..inner {
+                let at = |r: usize| b * rows * inner + r * inner + j;
+                let lane: Vec<f32> = (0..rows).map(|r| x[at(r)]).collect();
+                let want = naive_arg::<f32, Max>(&lane, false);
+                for r in 0..rows {
+                    assert_eq!(
+                        y[at(r)].to_bits(),
+                        if r == want { 1f32 } else { 0f32 }.to_bits(),
+                        "{blocks}x{rows}x{inner} block {b} lane {j} row {r} {ctx}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Every shape class of the kernel against the definition: lanes of one chunk, whole
-    /// chunks of 32 and a tail of sixteen overlapping, one row to hundreds, several blocks;
-    /// every output of every row written (the output starts as garbage); ties, ±0 and
-    /// infinities from the pool; NaN of either sign in one lane of some blocks only (the
-    /// chunks before it already written, then the exact kernel for that block).
+    /// chunks of 32 and a tail of sixteen overlapping, one row to hundreds, several blocks,
+    /// blocks in the compared and the tracked form (both forms forced on every shape too); every output
+    /// of every row written (the output starts as garbage); ties, ±0 and infinities from the
+    /// pool; NaN of either sign in one lane of the last block only, in its first, a middle or
+    /// its last row (the blocks before it already written, then the exact kernel for that
+    /// block).
     #[test]
     fn strided_f32_hardmax_matches_the_definition() {
         if !available() {
@@ -163,6 +308,8 @@ mod tests {
             return;
         }
         let mut g = Lcg(23);
+        // (blocks, rows, inner): compared under 160 rows, tracked from there and over rows of
+        // a multiple of 512 lanes.
         let shapes = [
             (1, 1, 16),
             (3, 2, 16),
@@ -173,48 +320,77 @@ mod tests {
             (2, 80, 48),
             (1, 3, 300),
             (3, 9, 100),
+            (1, 9, 600),
             (1, 255, 33),
             (2, 300, 20),
+            (2, 40, 130),
+            (1, 160, 16),
+            (2, 1000, 72),
+            (1, 30, 512),
         ];
-        for (blocks, rows, inner) in shapes {
-            for nan in [0usize, 1, 2] {
+        for (i, (blocks, rows, inner)) in shapes.into_iter().enumerate() {
+            for nan in [0usize, 1, 2, 3] {
                 let len = blocks * rows * inner;
                 let mut x: Vec<f32> = (0..len).map(|_| f32_pool(&mut g, false)).collect();
                 if nan > 0 {
-                    // One NaN in a late lane of a middle row of the last block.
-                    let at = len - inner * (rows - rows / 2) + inner - 1 - g.next() as usize % 8;
-                    x[at] = if nan == 1 { f32::NAN } else { -f32::NAN };
+                    // One NaN in a late lane of the last block: a middle, the last or the first
+                    // row.
+                    let row = [rows / 2, rows - 1, 0][nan - 1];
+                    let lane = inner - 1 - g.next() as usize % 8;
+                    let at = len - inner * rows + row * inner + lane;
+                    x[at] = if nan == 2 { -f32::NAN } else { f32::NAN };
                 }
                 let mut y = std::vec![9f32; len];
                 if nan == 0 {
-                    // Every NaN-free block is done by the chunks, none left to the exact kernel.
-                    for (xb, yb) in x.chunks(rows * inner).zip(y.chunks_mut(rows * inner)) {
-                        // SAFETY: `available` found AVX2.
-                        assert!(unsafe { hardmax_block(xb, yb, rows, inner) });
+                    // Every NaN-free block is done by the chunks, none left to the exact kernel,
+                    // in both forms (the output starting as garbage each time; the tracked form's
+                    // block filled first, as `hardmax_blocks` does), where no lane
+                    // holds both infinities (whose sum, the kernel's NaN check, is NaN): one of
+                    // them becomes a large finite value of its sign (whose sums do not
+                    // overflow), by turns.
+                    let (inf, finite) = if i % 2 == 0 {
+                        (f32::NEG_INFINITY, -1e30)
+                    } else {
+                        (f32::INFINITY, 1e30)
+                    };
+                    let x: Vec<f32> = x
+                        .iter()
+                        .map(|&v| if v == inf { finite } else { v })
+                        .collect();
+                    for tracked in [false, true] {
+                        for (xb, yb) in x.chunks(rows * inner).zip(y.chunks_mut(rows * inner)) {
+                            // SAFETY: `available` found AVX2.
+                            assert!(unsafe { hardmax_block(xb, yb, rows, inner, tracked) });
+                        }
+                        check(
+                            &x,
+                            &y,
+                            blocks,
+                            rows,
+                            inner,
+                            &std::format!("tracked {tracked}"),
+                        );
+                        y.fill(9.0);
                     }
-                    y.fill(9.0);
                 }
                 // SAFETY: `available` found AVX2.
                 assert!(unsafe { hardmax_blocks(&x, &mut y, rows, inner) });
-                for b in 0..blocks {
-                    for j in 0..inner {
-                        let at = |r: usize| b * rows * inner + r * inner + j;
-                        let lane: Vec<f32> = (0..rows).map(|r| x[at(r)]).collect();
-                        let want = naive_arg::<f32, Max>(&lane, false);
-                        for r in 0..rows {
-                            let ctx = std::format!(
-                                "{blocks}x{rows}x{inner} block {b} lane {j} row {r} nan {nan}"
-                            );
-                            assert_eq!(
-                                y[at(r)].to_bits(),
-                                if r == want { 1f32 } else { 0f32 }.to_bits(),
-                                "{ctx}"
-                            );
-                        }
-                    }
-                }
+                check(&x, &y, blocks, rows, inner, &std::format!("nan {nan}"));
             }
         }
+        // A lane whose sum overflows to +inf before a -inf (NaN-free: the tracked form leaves
+        // the block to the exact kernel), and lanes of both infinities: still the first maximum.
+        let mut x = std::vec![0f32; 160 * 16];
+        x[..32].fill(f32::MAX);
+        x[32] = f32::NEG_INFINITY;
+        x[17] = f32::INFINITY;
+        x[1] = f32::NEG_INFINITY;
+        x[100 * 16 + 5] = f32::INFINITY;
+        let mut y = std::vec![9f32; x.len()];
+        // SAFETY: as above.
+        assert!(!unsafe { hardmax_block(&x, &mut y, 160, 16, true) });
+        assert!(unsafe { hardmax_blocks(&x, &mut y, 160, 16) });
+        check(&x, &y, 1, 160, 16, "overflow");
         // Lengths that do not fit: nothing written.
         let mut y = std::vec![9f32; 40];
         // SAFETY: as above.
