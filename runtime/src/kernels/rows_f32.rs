@@ -33,6 +33,7 @@ mod ones;
 mod pairs;
 mod position;
 mod reduce;
+mod tracked;
 mod values;
 mod widened;
 

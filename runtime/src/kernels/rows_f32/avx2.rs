@@ -71,8 +71,14 @@ pub(in crate::kernels) unsafe fn arg_rows<
         return;
     }
     let mut vals = Values::<VALUES>::new(v);
+    let tracked = n > super::tracked::TRACK_FROM;
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
-        let at = match position::<D, LAST>(row) {
+        let found = if tracked {
+            super::tracked::position::<D, LAST>(row)
+        } else {
+            position::<D, LAST>(row)
+        };
+        let at = match found {
             Some(at) => at,
             None => arg_row::<f32, D, LAST>(row),
         };
