@@ -7,7 +7,8 @@
 //! position read from one bit mask per eight elements, gathered without branches into a 64-bit
 //! word per 64 elements. A row with a NaN is done again by the exact rule. Against the SSE2
 //! kernel this halves the instructions per element and drops the per-block early exits, whose
-//! branches mispredicted about once per row.
+//! branches mispredicted about once per row. Rows longer than
+//! [`TRACK_FROM`](super::tracked::TRACK_FROM) take [`super::tracked`]'s one-pass search instead.
 
 use core::arch::x86_64::{
     __m128, __m256, _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_extractf128_ps, _mm256_loadu_ps,

@@ -74,7 +74,11 @@ pub(super) fn position<D: Direction, const LAST: bool>(row: &[f32]) -> Option<us
     let c = first::<LAST>(c, _mm256_permute2x128_si256::<1>(c, c));
     let c = first::<LAST>(c, _mm256_shuffle_epi32::<0b01_00_11_10>(c));
     let c = first::<LAST>(c, _mm256_shuffle_epi32::<0b10_11_00_01>(c));
-    usize::try_from(_mm256_cvtsi256_si32(c)).ok()
+    // (Always a position in the row: some lane holds the extreme. Checked all the same, so
+    // that a slip here reaches the exact rule rather than an index past the row.)
+    usize::try_from(_mm256_cvtsi256_si32(c))
+        .ok()
+        .filter(|&at| at < n)
 }
 
 /// One vector `e` of a row, at the positions `here`, into the lanes' extremes, their positions
