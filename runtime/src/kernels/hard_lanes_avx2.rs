@@ -9,20 +9,22 @@
 //!   L1, so it costs about a plain write.
 //! - **tracked** (from [`TRACK_ROWS`]): the block is filled with zeros first, in one linear pass;
 //!   the chunk goes down the rows once, keeping each lane's maximum and its row in registers (a
-//!   compare that is also true for a NaN, two blends, and a sum that turns NaN if the lane holds
-//!   one), then scatters its lanes' ones. Over that many rows the compared form's second pass
-//!   reads the chunk from L2, and its stores down the rows cost more than the linear fill.
+//!   compare, two blends, and a sum that turns NaN if the lane holds one: the row search's step,
+//!   `rows_f32::tracked::track`), then scatters its lanes' ones. Over that many rows the compared
+//!   form's second pass reads the chunk from L2, and its stores down the rows cost more than the
+//!   linear fill.
 //!
 //! Measured against each other and the read-and-write fold in the README's Hardmax section.
 
 use core::arch::x86_64::{
-    _mm256_add_epi32, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_ps,
-    _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_movemask_ps,
-    _mm256_or_ps, _mm256_set1_epi32, _mm256_set1_ps, _mm256_setzero_ps, _mm256_setzero_si256,
-    _mm256_storeu_ps, _CMP_EQ_OQ, _CMP_NLE_UQ, _CMP_UNORD_Q,
+    _mm256_add_epi32, _mm256_and_ps, _mm256_andnot_ps, _mm256_cmp_ps, _mm256_loadu_ps,
+    _mm256_max_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set1_epi32, _mm256_set1_ps,
+    _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_ps, _CMP_EQ_OQ, _CMP_UNORD_Q,
 };
 
 use super::hardmax::hardmax_lanes;
+use super::rows_f32::tracked::track;
+use crate::Max;
 
 /// Lanes of the narrowest chunk (two vectors): blocks of fewer lanes take other kernels.
 const MIN_LANES: usize = 16;
@@ -228,17 +230,12 @@ fn tracked_chunk<const V: usize>(
     let mut row = _mm256_setzero_si256();
     for r in 1..rows {
         row = _mm256_add_epi32(row, step);
-        let row_bits = _mm256_castsi256_ps(row);
         for (k, ((m, at), s)) in max.iter_mut().zip(&mut row_of).zip(&mut sum).enumerate() {
             // SAFETY: as above.
             let e = unsafe { _mm256_loadu_ps(src.add(base + r * inner + 8 * k)) };
-            *s = _mm256_add_ps(*s, e);
-            // Not `e <= m`: `e` above the maximum, or either one NaN. Equal elements (-0 and +0
-            // too) leave the first row; the sum catches a NaN below (the blends alone do not:
-            // a NaN taken into `m` is replaced on the next row).
-            let take = _mm256_cmp_ps::<_CMP_NLE_UQ>(e, *m);
-            *m = _mm256_blendv_ps(*m, e, take);
-            *at = _mm256_blendv_ps(*at, row_bits, take);
+            // A row strictly above the lane's maximum takes it (equal rows, -0 and +0 too,
+            // leave the first); the sum catches a NaN below.
+            track::<Max, false>(e, row, m, at, s);
         }
     }
     let mut nan = _mm256_setzero_ps();

@@ -33,7 +33,7 @@ mod ones;
 mod pairs;
 mod position;
 mod reduce;
-mod tracked;
+pub(super) mod tracked;
 mod values;
 mod widened;
 

@@ -82,10 +82,10 @@ pub(super) fn position<D: Direction, const LAST: bool>(row: &[f32]) -> Option<us
 }
 
 /// One vector `e` of a row, at the positions `here`, into the lanes' extremes, their positions
-/// and the row's sum.
+/// and the row's sum (also the step of the strided Hardmax's tracked form, down its rows).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn track<D: Direction, const LAST: bool>(
+pub(in crate::kernels) fn track<D: Direction, const LAST: bool>(
     e: __m256,
     here: __m256i,
     extreme: &mut __m256,
