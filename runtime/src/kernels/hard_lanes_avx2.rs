@@ -293,9 +293,9 @@ mod tests {
 
     /// Every shape class of the kernel against the definition: lanes of one chunk, whole
     /// chunks of 32 and a tail of sixteen overlapping, one row to hundreds, several blocks,
-    /// blocks in the compared and the tracked form (both forms forced on every shape too); every output
-    /// of every row written (the output starts as garbage); ties, ±0 and infinities from the
-    /// pool; NaN of either sign in one lane of the last block only, in its first, a middle or
+    /// blocks in the compared and the tracked form (both forms forced on every shape too);
+    /// every output of every row written (the output starts as garbage); ties, ±0 and
+    /// infinities from the pool; NaN of either sign in one lane of the last block only, in its first, a middle or
     /// its last row (the blocks before it already written, then the exact kernel for that
     /// block).
     #[test]
