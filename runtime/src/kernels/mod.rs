@@ -219,6 +219,11 @@ pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T],
     let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done * n..)) else {
         return true;
     };
+    // Rows of eight or more left (all of them past 64, or fewer than eight): one at a time,
+    // each read once while its outputs are zeroed, where the CPU has AVX2.
+    if hardmax_rows_one_f32::<T, N>(x, y, n) {
+        return true;
+    }
     let mut at = [0u32; TILE];
     for (t, ys) in y.chunks_mut(TILE * n).enumerate() {
         let at = at.get_mut(..ys.len() / n).unwrap_or(&mut []);
@@ -339,6 +344,19 @@ fn reduce_pairs_fresh_f32<T: Element, D: Direction>(y: &mut [T], x: &[T]) -> usi
     {
         let _ = (y, x, core::marker::PhantomData::<D>);
         0
+    }
+}
+
+/// Hardmax of each contiguous `f32` row of eight or more one row at a time by the AVX2 kernel
+/// where the CPU has it: `false` (nothing done) elsewhere.
+#[inline(always)]
+fn hardmax_rows_one_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::hardmax_rows_one::<T, N>(x, y, n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (x, y, n);
+        false
     }
 }
 

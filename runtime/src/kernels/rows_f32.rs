@@ -27,6 +27,8 @@ mod eights;
 mod fixed;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod hard_eights;
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+mod hard_row;
 mod long;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod ones;
@@ -365,6 +367,23 @@ pub(super) fn hardmax_groups<T: Element, const N: usize>(x: &[T], y: &mut [T], n
             hard_eights::hardmax_eights::<N>(x, ones, n)
         }
     }
+}
+
+/// Hardmax of each contiguous row of `n` (eight or more) one row at a time by the AVX2 kernel
+/// ([`hard_row`]) where the CPU has it: `false` (nothing done) otherwise.
+#[inline(always)]
+pub(super) fn hardmax_rows_one<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
+    if N != 0 && N != n {
+        return false;
+    }
+    if !(fits::<T>(n) || long_fits::<T>(n)) || n < avx2::MIN_ROW || !avx2::available() {
+        return false;
+    }
+    let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
+        return false;
+    };
+    // SAFETY: `available` found the features the kernel is compiled for.
+    unsafe { hard_row::hardmax_rows_one::<N>(x, y, n) }
 }
 
 /// [`arg_rows`], and with `VALUES` each row's extreme into `v` too (the element at its index:

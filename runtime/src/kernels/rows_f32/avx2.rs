@@ -298,13 +298,38 @@ pub(in crate::kernels) unsafe fn reduce_rows_dyn<D: Direction>(y: &mut [f32], x:
 /// The CPU must have the features [`available`] checks.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(in crate::kernels) unsafe fn row_extreme<D: Direction>(row: &[f32]) -> (f32, bool) {
+    fold_row::<D, false>(row, &mut [], zero8())
+}
+
+/// [`row_extreme`], and with `ZERO` the lanes of `zero` (zeros the caller hid from the
+/// optimizer, which turns a loop of zeros stored into a call of `memset`) stored into `out` (as
+/// long as `row`) as the row is read: a Hardmax's outputs before its one, in the same pass.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) fn fold_row<D: Direction, const ZERO: bool>(
+    row: &[f32],
+    out: &mut [f32],
+    zero: __m256,
+) -> (f32, bool) {
     let Some(tail) = row.last_chunk::<8>() else {
         return (0.0, false);
     };
+    if ZERO && out.len() != row.len() {
+        return (0.0, true);
+    }
     let t = load8(tail);
     let (mut a, mut b, mut c, mut d) = (t, t, t, t);
     let mut flags = unord(t, t);
+    if ZERO {
+        // The last eight outputs (over the eights' below where the length is not a multiple
+        // of eight).
+        if let Some(o) = out.last_chunk_mut::<8>() {
+            store8(o, zero);
+        }
+    }
     let (blocks, rest) = row.as_chunks::<32>();
+    let (out_blocks, out_rest) = out.as_chunks_mut::<32>();
+    let mut out_blocks = out_blocks.iter_mut();
     for blk in blocks {
         let (q, _) = blk.as_chunks::<8>();
         let [q0, q1, q2, q3] = q else {
@@ -316,12 +341,24 @@ pub(in crate::kernels) unsafe fn row_extreme<D: Direction>(row: &[f32]) -> (f32,
         b = pick8::<D>(v1, b);
         c = pick8::<D>(v2, c);
         d = pick8::<D>(v3, d);
+        if let Some(o) = out_blocks.next().filter(|_| ZERO) {
+            let (o, _) = o.as_chunks_mut::<8>();
+            for o in o {
+                store8(o, zero);
+            }
+        }
     }
     let (eights, _) = rest.as_chunks::<8>();
     for v in eights {
         let v = load8(v);
         flags = or(flags, unord(v, v));
         a = pick8::<D>(v, a);
+    }
+    if ZERO {
+        let (o, _) = out_rest.as_chunks_mut::<8>();
+        for o in o {
+            store8(o, zero);
+        }
     }
     let m = pick8::<D>(pick8::<D>(c, a), pick8::<D>(d, b));
     let m = pick::<D>(_mm256_extractf128_ps::<1>(m), _mm256_castps256_ps128(m));

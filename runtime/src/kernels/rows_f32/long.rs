@@ -59,7 +59,23 @@ pub(in crate::kernels) unsafe fn arg_long_rows<
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn position<D: Direction, const LAST: bool>(row: &[f32]) -> Option<usize> {
+    position_zeroing::<D, LAST, false>(row, &mut [], avx2::zero8())
+}
+
+/// [`position`], and with `ZERO` the lanes of `zero` stored into `out` (as long as `row`) as
+/// each part is read ([`avx2::fold_row`]: a Hardmax's outputs before its one; with a NaN, `out`
+/// may be left partly written).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(super) fn position_zeroing<D: Direction, const LAST: bool, const ZERO: bool>(
+    row: &[f32],
+    out: &mut [f32],
+    zero: __m256,
+) -> Option<usize> {
     let n = row.len();
+    if ZERO && out.len() != n {
+        return None;
+    }
     // The part holding the extreme so far: its value and bounds.
     let mut best: Option<(f32, usize, usize)> = None;
     let mut start = 0;
@@ -72,9 +88,12 @@ fn position<D: Direction, const LAST: bool>(row: &[f32]) -> Option<usize> {
             start + PART
         };
         let part = row.get(start..end)?;
-        // SAFETY: this function is compiled with the features `row_extreme` needs, and its
-        // callers checked them.
-        let (e, nan) = unsafe { avx2::row_extreme::<D>(part) };
+        let zeros = if ZERO {
+            out.get_mut(start..end)?
+        } else {
+            &mut []
+        };
+        let (e, nan) = avx2::fold_row::<D, ZERO>(part, zeros, zero);
         if nan {
             return None;
         }

@@ -215,3 +215,55 @@ fn hardmax_groups_match_the_definition() {
     let mut y = std::vec![0.0f32; 650];
     assert_eq!(hardmax_groups::<f32, 0>(&[1.0; 650], &mut y, 65), 0);
 }
+
+#[test]
+fn hardmax_rows_one_at_a_time_match_the_definition() {
+    if !avx2::available() {
+        return;
+    }
+    let mut g = Lcg(29);
+    // Every length of the lanes that keep their positions (16 to 128) and of the fold and
+    // search below and past them, parts of the long rows (1024 elements, the last part up to
+    // 1031) and their edges; one row (a small model's), a few, and more than a group.
+    let lengths = (8..=140).chain([255, 256, 1000, 1031, 1032, 1033, 2055, 2056, 2057, 3000]);
+    for n in lengths {
+        for rows in [1, 2, 7, 9] {
+            let x = hardmax_rows(&mut g, rows, n);
+            let mut y = std::vec![9.0f32; rows * n];
+            let ctx = std::format!("n={n} rows={rows}");
+            assert!(hardmax_rows_one::<f32, 0>(&x, &mut y, n), "{ctx}");
+            check_hardmax(&x, &y, n, rows, &ctx);
+        }
+    }
+    // A long row whose maximum repeats in a later part (the first part's is the one), and
+    // whose NaN sits in the last part only.
+    let mut x = std::vec![1.0f32; 3000];
+    x[5] = 2.0;
+    x[2500] = 2.0;
+    let mut y = std::vec![9.0f32; 3000];
+    assert!(hardmax_rows_one::<f32, 0>(&x, &mut y, 3000));
+    check_hardmax(&x, &y, 3000, 1, "repeated maximum");
+    x[2999] = f32::NAN;
+    assert!(hardmax_rows_one::<f32, 0>(&x, &mut y, 3000));
+    check_hardmax(&x, &y, 3000, 1, "NaN in the last part");
+    // The instances with the length a constant (a small model's rows), and a length that does
+    // not match the constant: nothing done.
+    macro_rules! constant {
+        ($($n:literal)*) => {$(
+            for rows in [1, 3, 11] {
+                let x = hardmax_rows(&mut g, rows, $n);
+                let mut y = std::vec![9.0f32; rows * $n];
+                assert!(hardmax_rows_one::<f32, $n>(&x, &mut y, $n));
+                check_hardmax(&x, &y, $n, rows, &std::format!("constant n={} rows={rows}", $n));
+                assert!(!hardmax_rows_one::<f32, $n>(&x, &mut y, $n + 1));
+            }
+        )*};
+    }
+    constant!(8 15 16 20 33 80 128 129 1000);
+    // Not f32, too short, or outputs not as long as the input: nothing done.
+    let mut y = std::vec![0.0f64; 80];
+    assert!(!hardmax_rows_one::<f64, 0>(&[1.0; 80], &mut y, 10));
+    let mut y = std::vec![0.0f32; 70];
+    assert!(!hardmax_rows_one::<f32, 0>(&[1.0; 70], &mut y, 7));
+    assert!(!hardmax_rows_one::<f32, 0>(&[1.0; 80], &mut y, 10));
+}

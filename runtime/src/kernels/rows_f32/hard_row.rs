@@ -1,0 +1,66 @@
+//! Hardmax of contiguous `f32` rows of eight elements or more one row at a time, in 32-byte
+//! AVX2 vectors, for CPUs that have them (checked at run time): the rows the kernels of eight
+//! rows at a time ([`super::hard_eights`]) leave (a small model's few rows, the rows past the
+//! last whole group) and rows longer than [`MAX_ROW`](super::MAX_ROW).
+//!
+//! Each row is read once in parts of [`PART`](super::long::PART) elements, folding the part's
+//! maximum and flagging NaN while the part's outputs are zeroed ([`avx2::fold_row`]); the part
+//! that holds the first maximum is then searched from L1 for its position
+//! ([`long`](super::long)), and the one written. A row with a NaN is done again by the exact
+//! rule. Against the tile of positions followed by the tile's zeros and ones that these rows
+//! took before, this saves the second pass over the outputs and the tile's setup, which cost a
+//! single row of 20 or 80 three to four times a read-and-write pass of it.
+
+use super::avx2::load8;
+use super::long::position_zeroing;
+use super::{tracked, MAX_ROW};
+use crate::kernels::hardmax::hardmax_row;
+use crate::Max;
+
+#[cfg(doc)]
+use super::avx2;
+
+/// Hardmax of each contiguous row of `n` (eight or more) of `x` into `y`; `false` (nothing
+/// done) for shorter rows or where `y` is not as long as `x`. `N` is `n` where the caller has
+/// it as a constant (a small model's few rows then cost about two thirds as much), 0
+/// otherwise.
+///
+/// # Safety
+/// The CPU must have the features [`super::avx2::available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn hardmax_rows_one<const N: usize>(
+    x: &[f32],
+    y: &mut [f32],
+    n: usize,
+) -> bool {
+    let n = if N == 0 { n } else { N };
+    if n < 8 || x.len() != y.len() {
+        return false;
+    }
+    // Zeros hidden from the optimizer, which turned their stores into calls of `memset`.
+    let zero = load8(&core::hint::black_box([0.0; 8]));
+    for (row, out) in x.chunks_exact(n).zip(y.chunks_exact_mut(n)) {
+        let at = if (16..=MAX_ROW).contains(&n) {
+            tracked::position_zeroing::<Max, false, true>(row, out, zero)
+        } else {
+            position_zeroing::<Max, false, true>(row, out, zero)
+        };
+        match at {
+            Some(at) => {
+                if let Some(o) = out.get_mut(at) {
+                    *o = 1.0;
+                }
+            }
+            None => exact(row, out),
+        }
+    }
+    true
+}
+
+/// The exact rule for a row with a NaN, kept out of the kernel's loop (inlined, it made the
+/// kernel's frame and setup larger than a short row's work).
+#[cold]
+#[inline(never)]
+fn exact(row: &[f32], out: &mut [f32]) {
+    hardmax_row(row, out);
+}
