@@ -10,9 +10,11 @@
 //! 1.24x slower than SSE2; these are the instructions written out.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_blendv_epi8, _mm256_cmpgt_epi16, _mm256_loadu_si256, _mm256_max_epi16,
-    _mm256_max_epu16, _mm256_min_epi16, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi16,
-    _mm256_setzero_si256, _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpgt_epi16,
+    _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_max_epi16, _mm256_max_epu16, _mm256_min_epi16,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi16,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_srai_epi16, _mm256_srli_si256,
+    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use crate::Direction;
@@ -33,6 +35,17 @@ struct Sum {
 }
 
 impl Sum {
+    /// Lane by lane, the summary of both sets.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn merge(self, o: Sum) -> Self {
+        Sum {
+            smax: _mm256_max_epi16(self.smax, o.smax),
+            smin: _mm256_min_epi16(self.smin, o.smin),
+            umax: _mm256_max_epu16(self.umax, o.umax),
+        }
+    }
+
     #[inline]
     #[target_feature(enable = "avx2")]
     fn of(v: __m256i) -> Self {
@@ -143,4 +156,193 @@ pub(super) unsafe fn reduce_lanes<D: Direction>(acc: &mut [u16], x: &[u16], inf:
         }
     }
     _mm256_movemask_epi8(nan) != 0
+}
+
+/// Hardmax of a contiguous f16 or bf16 row `x` (at least sixteen elements; `inf`: the magnitude
+/// of infinity, `one`: the bits of 1) into `y` (as long): one pass folds the row's summary in two
+/// chains while it stores the zeros of `y`, then the first element equal to the maximum (either
+/// zero, for a maximum of zero) is searched for and gets the one. `false` (`y` partly written)
+/// where the row holds a NaN or is shorter: the caller takes the exact rule. Against the
+/// portable kernel (SSE2, the order keys of eight elements per step) over rows of 1000 elements
+/// this reads each vector with three instructions instead of about eight.
+///
+/// # Safety
+/// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hardmax_row(x: &[u16], y: &mut [u16], inf: i16, one: u16) -> bool {
+    let (Some(tail), true) = (x.last_chunk::<16>(), x.len() == y.len()) else {
+        return false;
+    };
+    // Zeros hidden from the optimizer, which turns a loop of zeros stored into `memset`.
+    let zero = load(&core::hint::black_box([0; 16]));
+    if let Some(o) = y.last_chunk_mut::<16>() {
+        store(o, zero);
+    }
+    let t = load(tail);
+    let (mut a, mut b) = (Sum::of(t), Sum::of(t));
+    let (pairs, rest) = x.as_chunks::<32>();
+    let (out_pairs, out_rest) = y.as_chunks_mut::<32>();
+    for (v, o) in pairs.iter().zip(out_pairs) {
+        let ([v0, v1], _) = v.as_chunks::<16>() else {
+            continue;
+        };
+        a.add(load(v0));
+        b.add(load(v1));
+        let ([o0, o1], _) = o.as_chunks_mut::<16>() else {
+            continue;
+        };
+        store(o0, zero);
+        store(o1, zero);
+    }
+    if let (Some(v), Some(o)) = (rest.first_chunk::<16>(), out_rest.first_chunk_mut::<16>()) {
+        a.add(load(v));
+        store(o, zero);
+    }
+    let s = a.merge(b);
+    let inf_v = _mm256_set1_epi16(inf);
+    if _mm256_movemask_epi8(s.nan_lanes(inf_v)) != 0 {
+        return false;
+    }
+    // Each lane's maximum as an order key (sign-magnitude to two's complement: both zeros 0),
+    // then the largest key across the lanes.
+    let e = s.extremes::<crate::Max>();
+    let sign = _mm256_srai_epi16::<15>(e);
+    let mag = _mm256_and_si256(e, _mm256_set1_epi16(0x7fff));
+    let k = _mm256_sub_epi16(_mm256_xor_si256(mag, sign), sign);
+    let k = _mm256_max_epi16(k, _mm256_permute2x128_si256::<1>(k, k));
+    let k = _mm256_max_epi16(k, _mm256_shuffle_epi32::<0b01_00_11_10>(k));
+    let k = _mm256_max_epi16(k, _mm256_shuffle_epi32::<0b10_11_00_01>(k));
+    let k = _mm256_max_epi16(k, _mm256_srli_si256::<2>(k));
+    #[allow(clippy::cast_possible_truncation)]
+    let key = _mm256_cvtsi256_si32(k) as i16;
+    // The maximum's bits (for a key of 0, either zero: compared by magnitude).
+    let m = key.unsigned_abs();
+    let (want, mask) = if key < 0 {
+        (0x8000 | m, 0xffff)
+    } else if key > 0 {
+        (m, 0xffff)
+    } else {
+        (0, 0x7fff)
+    };
+    #[allow(clippy::cast_possible_wrap)]
+    let (want, mask) = (
+        _mm256_set1_epi16(want as i16),
+        _mm256_set1_epi16(mask as i16),
+    );
+    // (Loops, not iterator closures: a closure does not take the function's target features
+    // and was not inlined, 1.3x slower.)
+    let (sixteens, _) = x.as_chunks::<16>();
+    let mut at = None;
+    for (c, v) in sixteens.iter().enumerate() {
+        let bits = hit(v, mask, want);
+        if bits != 0 {
+            at = Some(c * 16 + bits.trailing_zeros() as usize / 2);
+            break;
+        }
+    }
+    if at.is_none() {
+        let bits = hit(tail, mask, want);
+        if bits != 0 {
+            at = Some(x.len() - 16 + bits.trailing_zeros() as usize / 2);
+        }
+    }
+    match at.and_then(|at| y.get_mut(at)) {
+        Some(o) => {
+            *o = one;
+            true
+        }
+        None => false,
+    }
+}
+
+/// Two bits for each lane of `v` whose bits under `mask` are `want`'s.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hit(v: &[u16; 16], mask: __m256i, want: __m256i) -> u32 {
+    _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(load(v), mask), want)).cast_unsigned()
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use crate::kernels::rows_f32::avx2::available;
+    use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+    use crate::{bf16, f16, Element, Max};
+
+    /// The row's Hardmax by the kernel against the definition (`naive_arg` on the values):
+    /// `true` when the kernel took the row (it must, unless the row holds a NaN).
+    fn check<T: Element>(x: &[T], inf: i16, one: u16, ctx: &str) {
+        let bits = T::half_bits(x).expect("a 16-bit float");
+        let mut y = std::vec![0x5555u16; x.len()];
+        // SAFETY: the caller found AVX2.
+        let took = unsafe { super::hardmax_row(bits, &mut y, inf, one) };
+        let nan = x.iter().any(|v| v.is_nan());
+        assert_eq!(took, !nan, "{ctx}: taken");
+        if took {
+            let at = naive_arg::<T, Max>(x, false);
+            for (j, &o) in y.iter().enumerate() {
+                let want = if j == at { one } else { 0 };
+                assert_eq!(o, want, "{ctx}: output {j} of {x:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn half_hardmax_rows_match_the_definition() {
+        if !available() {
+            return;
+        }
+        let mut g = Lcg(31);
+        // Every length from one vector to past four pairs, and longer rows; values from the
+        // shared pool (ties, both zeros, both infinities), a NaN of either sign in about one row
+        // in five, and rows of negative numbers only.
+        for n in (16..=140).chain([255, 256, 1000, 1031]) {
+            for round in 0..6 {
+                let nan = round == 5;
+                let negative = round == 4;
+                let v: Vec<f32> = (0..n)
+                    .map(|_| {
+                        let v = f32_pool(&mut g, nan);
+                        if negative {
+                            -v.abs() - 1.0
+                        } else if v.is_nan() && g.next().is_multiple_of(2) {
+                            -v
+                        } else {
+                            v
+                        }
+                    })
+                    .collect();
+                let h: Vec<f16> = v.iter().map(|&v| f16::from_f32(v)).collect();
+                let b: Vec<bf16> = v.iter().map(|&v| bf16::from_f32(v)).collect();
+                check(
+                    &h,
+                    0x7c00,
+                    f16::ONE.to_bits(),
+                    &std::format!("f16 n={n} round={round}"),
+                );
+                check(
+                    &b,
+                    0x7f80,
+                    bf16::ONE.to_bits(),
+                    &std::format!("bf16 n={n} round={round}"),
+                );
+            }
+        }
+        // Maxima of zero only: the first zero of either sign; a NaN in the overlapping tail.
+        let z = [-0.0f32, 0.0, -1.0].repeat(11);
+        let h: Vec<f16> = z.iter().map(|&v| f16::from_f32(v)).collect();
+        check(&h, 0x7c00, f16::ONE.to_bits(), "zeros");
+        let mut h: Vec<f16> = (0..37).map(|i| f16::from_f32(i as f32)).collect();
+        h[36] = f16::NAN;
+        check(&h, 0x7c00, f16::ONE.to_bits(), "NaN last");
+        // Too short, or outputs of another length: not taken.
+        let mut y = [0u16; 15];
+        // SAFETY: AVX2 was found above.
+        assert!(!unsafe { super::hardmax_row(&[0; 15], &mut y, 0x7c00, 0x3c00) });
+        let mut y = [0u16; 17];
+        // SAFETY: as above.
+        assert!(!unsafe { super::hardmax_row(&[0; 16], &mut y, 0x7c00, 0x3c00) });
+    }
 }
