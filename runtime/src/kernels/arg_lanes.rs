@@ -443,4 +443,75 @@ mod tests {
             }
         }
     }
+
+    /// f16 and bf16 along the rows, by the kernel on their bits in both builds (SSE2, and AVX2
+    /// where the CPU has it): against the definition on the values.
+    fn strided_half<T: Element + core::fmt::Debug>(from: fn(f32) -> T, one: T) {
+        let mut g = Lcg(13);
+        let shapes = [
+            (1, 16),
+            (3, 17),
+            (40, 33),
+            (17, 300),
+            (100, 64),
+            (131, 40),
+            (1001, 48),
+        ];
+        for ((rows, inner), nan) in shapes.into_iter().flat_map(|s| [(s, false), (s, true)]) {
+            let x: std::vec::Vec<T> = (0..rows * inner)
+                .map(|_| {
+                    let v = f32_pool(&mut g, nan);
+                    from(if v.is_nan() && g.next().is_multiple_of(2) {
+                        -v
+                    } else {
+                        v
+                    })
+                })
+                .collect();
+            let lane =
+                |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
+            let ctx = std::format!("{:?} {rows}x{inner} NaN {nan}", T::DTYPE);
+            let mut y = std::vec![-1i64; inner];
+            arg_lanes::<T, Max, false, 256>(&x, &mut y, inner);
+            for (j, &at) in y.iter().enumerate() {
+                assert_eq!(
+                    at as usize,
+                    naive_arg::<T, Max>(&lane(j), false),
+                    "{ctx} max {j}"
+                );
+            }
+            let mut v = std::vec![one; inner];
+            arg_lanes_values::<T, Min, true, 1024>(&x, &mut y, &mut v, inner);
+            for j in 0..inner {
+                let at = naive_arg::<T, Min>(&lane(j), true);
+                assert_eq!(y[j] as usize, at, "{ctx} min last {j}");
+                assert!(
+                    v[j] == lane(j)[at] || (v[j].is_nan() && lane(j)[at].is_nan()),
+                    "{ctx}"
+                );
+            }
+            let mut h = std::vec![one; rows * inner];
+            hardmax_lanes(&x, &mut h, inner);
+            for j in 0..inner {
+                let want = naive_arg::<T, Max>(&lane(j), false);
+                for r in 0..rows {
+                    let o = h[r * inner + j];
+                    assert!(
+                        o == if r == want { one } else { T::ZERO },
+                        "{ctx} hardmax {j}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strided_half_kernels_match_the_definition() {
+        for sse2_only in [false, true] {
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            crate::kernels::rows_f32::avx2::SSE2_ONLY.with(|c| c.set(sse2_only));
+            strided_half::<crate::f16>(crate::f16::from_f32, crate::f16::ONE);
+            strided_half::<crate::bf16>(crate::bf16::from_f32, crate::bf16::ONE);
+        }
+    }
 }

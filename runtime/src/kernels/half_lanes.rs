@@ -142,6 +142,42 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
     end: usize,
     inf: i16,
 ) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if !cfg!(feature = "small-code") && super::rows_f32::avx2::available() {
+        // SAFETY: `available` found AVX2.
+        return unsafe { arg_tile_half_avx2::<D, LAST, TILE>(x, out, inner, start, end, inf) };
+    }
+    arg_tile::<D, LAST, TILE>(x, out, inner, start, end, inf)
+}
+
+/// [`arg_tile_half`] compiled for AVX2: a chunk's sixteen lanes in one register.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn arg_tile_half_avx2<D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[u16],
+    out: Out<'_>,
+    inner: usize,
+    start: usize,
+    end: usize,
+    inf: i16,
+) -> bool {
+    arg_tile::<D, LAST, TILE>(x, out, inner, start, end, inf)
+}
+
+/// The body of [`arg_tile_half`], inlined into each build of it.
+#[inline(always)]
+fn arg_tile<D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[u16],
+    out: Out<'_>,
+    inner: usize,
+    start: usize,
+    end: usize,
+    inf: i16,
+) -> bool {
     let Out { y, v, h, one } = out;
     let rows = x.len() / inner;
     let Some(lanes0) = x.get(start..end) else {
