@@ -192,9 +192,10 @@ pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>
 
 /// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
 /// they take them (as [`reduce_rows_f32`]): whole groups of eight rows with their outputs as
-/// the kernel goes (rows of 3 to 64, AVX2), then a tile of rows' positions at a time followed
-/// by the tile's zeros and ones; `false` (nothing done) otherwise. `N` is `n` where the caller
-/// has it as a constant, 0 otherwise.
+/// the kernel goes (rows of 3 to 64, AVX2), then the rows of eight or more left one at a time,
+/// each read once while its outputs are zeroed (AVX2), else a tile of rows' positions at a time
+/// followed by the tile's zeros and ones; `false` (nothing done) otherwise. `N` is `n` where the
+/// caller has it as a constant, 0 otherwise.
 #[inline(always)]
 pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
     /// Rows whose positions are found before their outputs are written (256 bytes of stack).
