@@ -36,6 +36,7 @@ struct Sum {
 
 impl Sum {
     /// Lane by lane, the summary of both sets.
+    #[cfg_attr(feature = "small-code", allow(dead_code))]
     #[inline]
     #[target_feature(enable = "avx2")]
     fn merge(self, o: Sum) -> Self {
@@ -168,6 +169,7 @@ pub(super) unsafe fn reduce_lanes<D: Direction>(acc: &mut [u16], x: &[u16], inf:
 ///
 /// # Safety
 /// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn hardmax_row(x: &[u16], y: &mut [u16], inf: i16, one: u16) -> bool {
     let (Some(tail), true) = (x.last_chunk::<16>(), x.len() == y.len()) else {
@@ -256,6 +258,7 @@ pub(super) unsafe fn hardmax_row(x: &[u16], y: &mut [u16], inf: i16, one: u16) -
 }
 
 /// Two bits for each lane of `v` whose bits under `mask` are `want`'s.
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 #[inline]
 #[target_feature(enable = "avx2")]
 fn hit(v: &[u16; 16], mask: __m256i, want: __m256i) -> u32 {

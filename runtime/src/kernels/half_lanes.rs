@@ -142,8 +142,13 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
     end: usize,
     inf: i16,
 ) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if !cfg!(feature = "small-code") && super::rows_f32::avx2::available() {
+    // (Not referenced with `small-code`, which keeps one copy of each kernel.)
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if super::rows_f32::avx2::available() {
         // SAFETY: `available` found AVX2.
         return unsafe { arg_tile_half_avx2::<D, LAST, TILE>(x, out, inner, start, end, inf) };
     }
@@ -154,7 +159,11 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
 ///
 /// # Safety
 /// The CPU must have AVX2.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 unsafe fn arg_tile_half_avx2<D: Direction, const LAST: bool, const TILE: usize>(

@@ -24,9 +24,14 @@ pub fn hardmax_row<T: Element>(x: &[T], y: &mut [T]) {
     if keyed::<T>() && x.len() == y.len() {
         // f16 and bf16: in their own width, on the bits.
         if let (Some(a), Some(b)) = (T::half_bits(x), T::half_bits_mut(y)) {
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            // (Not referenced with `small-code`: even dead, a kernel's call can cost firmware
+            // entry points a copy of their inputs.)
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                not(feature = "small-code")
+            ))]
             if a.len() >= 16
-                && !cfg!(feature = "small-code")
                 && super::rows_f32::avx2::available()
                 // SAFETY: `available` found AVX2.
                 && unsafe { super::half_avx2::hardmax_row(a, b, inf_of::<T>(), bits(T::ONE)) }

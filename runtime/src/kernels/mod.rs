@@ -69,6 +69,7 @@ use crate::{Direction, Element, Max};
 // The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
 // constant-sized kernels above.
 #[cfg(not(debug_assertions))]
+#[cfg_attr(feature = "small-code", allow(unused_imports))]
 pub(crate) use arg_lanes::{arg_lanes_inlined, arg_lanes_wide, arg_two_rows, TWO_ROWS_LANES};
 #[cfg(debug_assertions)]
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
@@ -352,9 +353,22 @@ fn reduce_pairs_fresh_f32<T: Element, D: Direction>(y: &mut [T], x: &[T]) -> usi
 /// where the CPU has it: `false` (nothing done) elsewhere.
 #[inline(always)]
 fn hardmax_rows_one_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    // (Not referenced with `small-code`, as `hardmax_groups_f32`: even dead, the call of the
+    // kernel cost the firmware example's Hardmax entry point a copy of its input, 37 bytes of
+    // code and 264 of stack.)
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(debug_assertions),
+        not(feature = "small-code")
+    ))]
     return rows_f32::hardmax_rows_one::<T, N>(x, y, n);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(debug_assertions),
+        not(feature = "small-code")
+    )))]
     {
         let _ = (x, y, n);
         false

@@ -371,6 +371,7 @@ pub(super) fn hardmax_groups<T: Element, const N: usize>(x: &[T], y: &mut [T], n
 
 /// Hardmax of each contiguous row of `n` (eight or more) one row at a time by the AVX2 kernel
 /// ([`hard_row`]) where the CPU has it: `false` (nothing done) otherwise.
+#[cfg_attr(feature = "small-code", allow(dead_code))]
 #[inline(always)]
 pub(super) fn hardmax_rows_one<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
     if N != 0 && N != n {
