@@ -81,8 +81,10 @@ pub(super) fn position_zeroing<D: Direction, const LAST: bool, const ZERO: bool>
     for c in chunks.iter().skip(1) {
         here = _mm256_add_epi32(here, step);
         track::<D, LAST>(load8(c), here, &mut extreme, &mut at, &mut sum);
-        if let Some(o) = outs.next().filter(|_| ZERO) {
-            store8(o, zero);
+        if ZERO {
+            if let Some(o) = outs.next() {
+                store8(o, zero);
+            }
         }
     }
     if chunks.len() * 8 < n {
