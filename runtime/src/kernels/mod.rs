@@ -9,6 +9,12 @@
 //! `LAST`); `-0.0 == +0.0`.
 
 mod arg_groups;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod arg_groups_avx2;
 mod arg_lanes;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod arg_lanes_avx2;

@@ -1,0 +1,337 @@
+//! The group pass of the grouped strided arg-reduction ([`super::arg_groups`]) for 1- and 2-byte
+//! integer keys, written for AVX2: three instructions per 32 bytes of a row.
+//!
+//! Per vector of a row: the new extreme (`max`/`min`), an equality of it with the old extreme
+//! (the first extreme: the row takes the lanes where the extreme moved) or with the element (with
+//! `LAST`: where it is the extreme, ties too), and a byte blend of the row number into the lanes'
+//! rows. The portable loop says the same, but the optimizer turns "the new maximum differs from
+//! the old" into "the element is larger", for which AVX2 has no unsigned compare (a `min` and an
+//! equality instead), and broadcasts the row number from a scalar every row.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_add_epi8, _mm256_blendv_epi8, _mm256_cmpeq_epi16,
+    _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epi16, _mm256_max_epi8, _mm256_max_epu16,
+    _mm256_max_epu8, _mm256_min_epi16, _mm256_min_epi8, _mm256_min_epu16, _mm256_min_epu8,
+    _mm256_packus_epi16, _mm256_permute4x64_epi64, _mm256_set1_epi16, _mm256_set1_epi8,
+    _mm256_setzero_si256, _mm256_storeu_si256, _mm256_xor_si256,
+};
+
+/// The lanes' type: `u8` (and `bool`), `i8`, `u16`, `i16`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Unsigned bytes (also `bool`: bytes 0 and 1).
+    U8,
+    /// Signed bytes, whose keys are the bytes with the sign bit flipped.
+    I8,
+    /// Unsigned words.
+    U16,
+    /// Signed words.
+    I16,
+}
+
+impl Kind {
+    /// Whether the lanes are bytes (32 a vector) rather than words (16).
+    const fn bytes(self) -> bool {
+        matches!(self, Kind::U8 | Kind::I8)
+    }
+}
+
+/// The more extreme of `a` and `b` per lane (`MIN`: the smaller).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn extreme<const K: u8, const MIN: bool>(a: __m256i, b: __m256i) -> __m256i {
+    match (kind::<K>(), MIN) {
+        (Kind::U8, false) => _mm256_max_epu8(a, b),
+        (Kind::U8, true) => _mm256_min_epu8(a, b),
+        (Kind::I8, false) => _mm256_max_epi8(a, b),
+        (Kind::I8, true) => _mm256_min_epi8(a, b),
+        (Kind::U16, false) => _mm256_max_epu16(a, b),
+        (Kind::U16, true) => _mm256_min_epu16(a, b),
+        (Kind::I16, false) => _mm256_max_epi16(a, b),
+        (Kind::I16, true) => _mm256_min_epi16(a, b),
+    }
+}
+
+/// All ones in the lanes where `a` and `b` are equal.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn equal<const K: u8>(a: __m256i, b: __m256i) -> __m256i {
+    if kind::<K>().bytes() {
+        _mm256_cmpeq_epi8(a, b)
+    } else {
+        _mm256_cmpeq_epi16(a, b)
+    }
+}
+
+/// `k` plus one in every lane (the next row's number).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn next_row<const K: u8>(k: __m256i) -> __m256i {
+    if kind::<K>().bytes() {
+        _mm256_add_epi8(k, _mm256_set1_epi8(1))
+    } else {
+        _mm256_add_epi16(k, _mm256_set1_epi16(1))
+    }
+}
+
+/// The kind a const parameter names (`Kind as u8`).
+const fn kind<const K: u8>() -> Kind {
+    match K {
+        0 => Kind::U8,
+        1 => Kind::I8,
+        2 => Kind::U16,
+        _ => Kind::I16,
+    }
+}
+
+/// The const parameter of [`chunk_keys`] for `kind`.
+pub(super) const fn kind_param(kind: Kind) -> u8 {
+    kind as u8
+}
+
+/// The 32 bytes at `p`.
+///
+/// # Safety
+/// `p` must point to 32 readable bytes (no alignment needed).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load(p: *const u8) -> __m256i {
+    // SAFETY: the caller's.
+    unsafe { _mm256_loadu_si256(p.cast()) }
+}
+
+/// One step down the rows for one vector of a chunk: the running extreme `m` and row `p` take
+/// row `k` (its number in every lane) where element `v` is the new extreme (with `LAST`, where it
+/// is the extreme).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn take<const K: u8, const MIN: bool, const LAST: bool>(
+    m: &mut __m256i,
+    p: &mut __m256i,
+    v: __m256i,
+    k: __m256i,
+) {
+    let n = extreme::<K, MIN>(*m, v);
+    *p = if LAST {
+        _mm256_blendv_epi8(*p, k, equal::<K>(n, v))
+    } else {
+        _mm256_blendv_epi8(k, *p, equal::<K>(n, *m))
+    };
+    *m = n;
+}
+
+/// Stores the row counters `p` (one per lane, in the lanes' width, each below 256) into `q`
+/// as bytes, lane by lane (`q` holds `V * 32` bytes for byte lanes, `V * 16` for words).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store_rows<const K: u8, const V: usize>(p: &[__m256i; V], q: &mut [u8]) {
+    if kind::<K>().bytes() {
+        for (i, &v) in p.iter().enumerate() {
+            if let Some(d) = q.get_mut(i * 32..i * 32 + 32) {
+                // SAFETY: `d` holds 32 bytes; `storeu` has no alignment requirement.
+                unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) };
+            }
+        }
+        return;
+    }
+    // Words: the low bytes of two vectors, packed (which interleaves their halves) and put back
+    // in order.
+    for i in 0..V.div_ceil(2) {
+        let a = p[2 * i];
+        let whole = 2 * i + 1 < V;
+        let b = if whole { p[2 * i + 1] } else { a };
+        let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b));
+        let mut bytes = [0u8; 32];
+        // SAFETY: `bytes` holds 32 bytes.
+        unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), packed) };
+        let n = if whole { 32 } else { 16 };
+        if let (Some(d), Some(s)) = (q.get_mut(i * 32..i * 32 + n), bytes.get(..n)) {
+            d.copy_from_slice(s);
+        }
+    }
+}
+
+/// The group pass, `V` vectors of lanes at a time: each whole chunk of `V` vectors of lanes
+/// (from byte `off` of the group's first row, rows `stride` bytes apart, `rows` of them) gets
+/// its lanes' extreme keys into `out` (bytes, `32 V` per chunk) and the row within the group
+/// where each is first (with `LAST`, last) met into `rows_at` (a byte per lane). Returns the
+/// chunks done: every whole chunk `out` and `rows_at` hold, or none if the group's rows do not
+/// hold them or are more than 256 (generated code never passes such a group).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn chunk_keys<const K: u8, const MIN: bool, const LAST: bool, const V: usize>(
+    group: &[u8],
+    stride: usize,
+    rows: usize,
+    off: usize,
+    out: &mut [u8],
+    rows_at: &mut [u8],
+) -> usize {
+    let w = V * 32;
+    let lanes = if kind::<K>().bytes() { w } else { w / 2 };
+    let chunks = (out.len() / w).min(rows_at.len() / lanes);
+    // Every chunk's bytes in the last row lie within the group: checked once.
+    let need = rows
+        .checked_sub(1)
+        .and_then(|r| r.checked_mul(stride))
+        .and_then(|o| o.checked_add(off + chunks * w));
+    if chunks == 0 || rows > 256 || need.is_none_or(|n| n > group.len()) {
+        return 0;
+    }
+    let flip = if kind::<K>() == Kind::I8 {
+        _mm256_set1_epi8(i8::MIN)
+    } else {
+        _mm256_setzero_si256()
+    };
+    for c in 0..chunks {
+        // SAFETY: `off + (c + 1) * w + (rows - 1) * stride <= group.len()` (checked above for
+        // the last chunk), so every load below, of row `r < rows`, lies within `group`.
+        let base = unsafe { group.as_ptr().add(off + c * w) };
+        let mut m = [_mm256_setzero_si256(); V];
+        let mut p = [_mm256_setzero_si256(); V];
+        for (i, mi) in m.iter_mut().enumerate() {
+            // SAFETY: row 0 (see above).
+            *mi = unsafe { load(base.add(i * 32)) };
+        }
+        let mut k = _mm256_setzero_si256();
+        for r in 1..rows {
+            k = next_row::<K>(k);
+            for (i, (mi, pi)) in m.iter_mut().zip(p.iter_mut()).enumerate() {
+                // SAFETY: row `r < rows` (see above).
+                let v = unsafe { load(base.add(r * stride + i * 32)) };
+
+                take::<K, MIN, LAST>(mi, pi, v, k);
+            }
+        }
+        if let Some(o) = out.get_mut(c * w..c * w + w) {
+            for (i, &mi) in m.iter().enumerate() {
+                // SAFETY: `o` holds `32 V` bytes; `storeu` has no alignment requirement.
+                unsafe {
+                    _mm256_storeu_si256(
+                        o.as_mut_ptr().add(i * 32).cast(),
+                        _mm256_xor_si256(mi, flip),
+                    )
+                };
+            }
+        }
+        if let Some(q) = rows_at.get_mut(c * lanes..c * lanes + lanes) {
+            store_rows::<K, V>(&p, q);
+        }
+    }
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::super::arg_lanes::{arg_lanes_wide, arg_tile};
+    use super::super::test_util::Lcg;
+    use crate::{Direction, Element, Max, Min};
+
+    /// The first (with `last`, the last) row of each lane's extreme, on plain integers.
+    fn reference(x: &[i64], inner: usize, min: bool, last: bool) -> Vec<i64> {
+        let rows = x.len() / inner;
+        (0..inner)
+            .map(|j| {
+                let mut at = 0;
+                for r in 1..rows {
+                    let (v, b) = (x[r * inner + j], x[at * inner + j]);
+                    let better = if min { v < b } else { v > b };
+                    if better || (last && v == b) {
+                        at = r;
+                    }
+                }
+                at as i64
+            })
+            .collect()
+    }
+
+    /// Each lane's index without values, with values, and the values.
+    type Found<T> = (Vec<i64>, Vec<i64>, Vec<T>);
+
+    /// Runs the AVX2 twins' form of the strided arg-reduction (`WIDE`, whose grouped pass takes
+    /// `chunk_keys` for these types) for one direction and tie rule, with and without values.
+    fn run<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+        x: &[T],
+        inner: usize,
+    ) -> Found<T> {
+        let mut y = std::vec![-1i64; inner];
+        arg_lanes_wide::<T, D, LAST, TILE>(x, &mut y, &mut [], inner);
+        let (mut y2, mut v) = (std::vec![-1i64; inner], std::vec![T::ONE; inner]);
+        arg_lanes_wide::<T, D, LAST, TILE>(x, &mut y2, &mut v, inner);
+        (y, y2, v)
+    }
+
+    fn check<T: Element + core::fmt::Debug>(make: fn(i64) -> T, lo: i64, hi: i64) {
+        let mut g = Lcg(29);
+        // Rows: one group and less, partial last groups, past 256 groups of sixteen rows (the
+        // byte group counters' end); lanes: chunks of 128 and 32 bytes, words' 32 and 16, the
+        // sixteen-lane chunk and the tail after them, and several tiles.
+        let shapes = [
+            (2, 16),
+            (3, 33),
+            (15, 64),
+            (16, 160),
+            (17, 129),
+            (33, 100),
+            (64, 200),
+            (100, 257),
+            (257, 48),
+            (300, 2097),
+            (1000, 40),
+            (4200, 35),
+        ];
+        for (rows, inner) in shapes {
+            for spread in [hi - lo + 1, 3] {
+                // Full-range values, or only the lowest, the highest and one between (ties).
+                let vals: Vec<i64> = (0..rows * inner)
+                    .map(|_| {
+                        let r = (g.next() % spread as u64) as i64;
+                        if spread == 3 {
+                            [lo, hi, (lo + hi) / 2][r as usize]
+                        } else {
+                            lo + r
+                        }
+                    })
+                    .collect();
+                let x: Vec<T> = vals.iter().map(|&v| make(v)).collect();
+                let cases: [(bool, bool, Found<T>); 4] = [
+                    (false, false, run::<T, Max, false, 1632>(&x, inner)),
+                    (false, true, run::<T, Max, true, 64>(&x, inner)),
+                    (true, false, run::<T, Min, false, 1360>(&x, inner)),
+                    (true, true, run::<T, Min, true, 16>(&x, inner)),
+                ];
+                for (min, last, (y, y2, v)) in cases {
+                    let want = reference(&vals, inner, min, last);
+                    let what = std::format!("{:?} {rows}x{inner} min {min} last {last}", T::DTYPE);
+                    assert_eq!(y, want, "{what}");
+                    assert_eq!(y2, want, "{what}, with values");
+                    for (j, (&at, &b)) in want.iter().zip(&v).enumerate() {
+                        assert_eq!(b, x[at as usize * inner + j], "{what}, value of lane {j}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bytes and words through the AVX2 group pass against the definition: every direction and
+    /// tie rule, the values too, full-range and three-valued data (ties, both ends). Where the
+    /// CPU lacks AVX2 the twins never run, and neither does this check.
+    #[test]
+    fn avx2_group_pass_matches_the_definition() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        assert_eq!(arg_tile(2097, 1), 1632);
+        assert_eq!(arg_tile(100_000, 2), 1360);
+        check::<u8>(|v| v as u8, 0, 255);
+        check::<i8>(|v| v as i8, -128, 127);
+        check::<bool>(|v| v != 0, 0, 1);
+        check::<u16>(|v| v as u16, 0, 65535);
+        check::<i16>(|v| v as i16, -32768, 32767);
+    }
+}
