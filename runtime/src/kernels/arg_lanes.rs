@@ -490,6 +490,16 @@ mod tests {
                     "{ctx}"
                 );
             }
+            arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner);
+            for (j, &at) in y.iter().enumerate() {
+                let want = naive_arg::<T, Min>(&lane(j), false);
+                assert_eq!(at as usize, want, "{ctx} min {j}");
+            }
+            arg_lanes::<T, Max, true, 64>(&x, &mut y, inner);
+            for (j, &at) in y.iter().enumerate() {
+                let want = naive_arg::<T, Max>(&lane(j), true);
+                assert_eq!(at as usize, want, "{ctx} max last {j}");
+            }
             let mut h = std::vec![one; rows * inner];
             hardmax_lanes(&x, &mut h, inner);
             for j in 0..inner {
@@ -500,6 +510,65 @@ mod tests {
                         o == if r == want { one } else { T::ZERO },
                         "{ctx} hardmax {j}"
                     );
+                }
+            }
+        }
+        // Two NaNs of one sign in a lane of a tile that holds no other, the later with the larger
+        // payload (whose key is further out): the fast passes must see them, the first wins.
+        for (rows, inner) in [(40, 33), (300, 70)] {
+            for neg in [false, true] {
+                let mut x: std::vec::Vec<T> = (0..rows * inner)
+                    .map(|_| from(f32_pool(&mut g, false)))
+                    .collect();
+                let at = (rows / 2) * inner + inner / 3;
+                let sign = if neg { 0x8000_0000 } else { 0 };
+                x[at] = from(f32::from_bits(sign | 0x7fc0_0000));
+                x[at + 3 * inner] = from(f32::from_bits(sign | 0x7fff_e000));
+                let mut y = std::vec![-1i64; inner];
+                for min in [false, true] {
+                    if min {
+                        arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner);
+                    } else {
+                        arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner);
+                    }
+                    let ctx =
+                        std::format!("{:?} {rows}x{inner} NaN negative {neg} min {min}", T::DTYPE);
+                    assert_eq!(y[inner / 3], (rows / 2) as i64, "{ctx}");
+                }
+            }
+        }
+        // Extremes that are zeros of either sign, which tie: the first (last) zero wins,
+        // whatever its sign.
+        for (rows, inner) in [(40, 33), (300, 70)] {
+            for min in [false, true] {
+                let pool = if min {
+                    [-0.0, 0.0, 1.0, 2.0]
+                } else {
+                    [-0.0, 0.0, -1.0, -2.0]
+                };
+                let x: std::vec::Vec<T> = (0..rows * inner)
+                    .map(|_| from(pool[(g.next() % 4) as usize]))
+                    .collect();
+                let lane = |j: usize| -> std::vec::Vec<T> {
+                    (0..rows).map(|r| x[r * inner + j]).collect()
+                };
+                for last in [false, true] {
+                    let mut y = std::vec![-1i64; inner];
+                    match (min, last) {
+                        (false, false) => arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner),
+                        (false, true) => arg_lanes::<T, Max, true, 1024>(&x, &mut y, inner),
+                        (true, false) => arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner),
+                        (true, true) => arg_lanes::<T, Min, true, 1024>(&x, &mut y, inner),
+                    }
+                    for (j, &at) in y.iter().enumerate() {
+                        let want = if min {
+                            naive_arg::<T, Min>(&lane(j), last)
+                        } else {
+                            naive_arg::<T, Max>(&lane(j), last)
+                        };
+                        let ctx = std::format!("{:?} {rows}x{inner} zeros", T::DTYPE);
+                        assert_eq!(at as usize, want, "{ctx} min {min} last {last} lane {j}");
+                    }
                 }
             }
         }

@@ -149,6 +149,21 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         not(feature = "small-code")
     ))]
     if super::rows_f32::avx2::available() {
+        let n = end.saturating_sub(start);
+        if n >= 16 && n.div_ceil(16) <= super::half_lanes_avx2::CHUNKS {
+            // SAFETY: `available` found AVX2.
+            return unsafe {
+                if D::IS_MIN {
+                    super::half_lanes_avx2::arg_tile_keys::<true, LAST>(
+                        x, out, inner, start, end, inf,
+                    )
+                } else {
+                    super::half_lanes_avx2::arg_tile_keys::<false, LAST>(
+                        x, out, inner, start, end, inf,
+                    )
+                }
+            };
+        }
         // SAFETY: `available` found AVX2.
         return unsafe { arg_tile_half_avx2::<D, LAST, TILE>(x, out, inner, start, end, inf) };
     }

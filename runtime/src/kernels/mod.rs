@@ -23,6 +23,12 @@ mod gather;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod half_avx2;
 mod half_lanes;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod half_lanes_avx2;
 mod half_rows;
 #[cfg(all(
     target_arch = "x86_64",
