@@ -148,9 +148,16 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    if super::rows_f32::avx2::available() {
+    {
+        if !super::rows_f32::avx2::available() {
+            return arg_tile_half_sse2::<D, LAST, TILE>(x, out, inner, start, end, inf);
+        }
         let n = end.saturating_sub(start);
-        if n >= 16 && n.div_ceil(16) <= super::half_lanes_avx2::CHUNKS {
+        let rows = x.len().checked_div(inner).unwrap_or(0);
+        if n >= 16
+            && n.div_ceil(16) <= super::half_lanes_avx2::CHUNKS
+            && rows <= usize::from(u16::MAX) + 1
+        {
             // SAFETY: `available` found AVX2.
             return unsafe {
                 if D::IS_MIN {
@@ -165,8 +172,33 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
             };
         }
         // SAFETY: `available` found AVX2.
-        return unsafe { arg_tile_half_avx2::<D, LAST, TILE>(x, out, inner, start, end, inf) };
+        unsafe { arg_tile_half_avx2::<D, LAST, TILE>(x, out, inner, start, end, inf) }
     }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    arg_tile::<D, LAST, TILE>(x, out, inner, start, end, inf)
+}
+
+/// [`arg_tile_half`] as built for the target (SSE2), out of line: where the kernels have AVX2
+/// builds, [`arg_tile_half`] only chooses one, so that the stack it takes is the largest build's
+/// (each keeps its tile's state), not their sum.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+#[inline(never)]
+fn arg_tile_half_sse2<D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[u16],
+    out: Out<'_>,
+    inner: usize,
+    start: usize,
+    end: usize,
+    inf: i16,
+) -> bool {
     arg_tile::<D, LAST, TILE>(x, out, inner, start, end, inf)
 }
 

@@ -6,7 +6,7 @@
 //! an infinity's key), an equality and a blend of the row number into the lanes' rows; for a
 //! Hardmax also a store of zeros into the same lanes of the output. Rows go in groups of
 //! [`GROUP`]; a chunk of lanes goes down a group in registers, then merges into the tile's running
-//! state (the best key, its group and its row within the group). The portable form reads each
+//! state (the best key and its row, as `u16`). The portable form reads each
 //! lane's winning group again at the end, scattered loads that took a fifth of its time.
 
 use core::arch::x86_64::{
@@ -22,8 +22,8 @@ use super::half_lanes::Out;
 const L: usize = 16;
 
 /// The most chunks of lanes a tile holds: 1536 lanes, more than the tiles of the callers
-/// (`arg_tile` gives 16-bit types at most 1360, Hardmax takes 1024). Their state takes 96 bytes
-/// a chunk (9 KiB) on the stack.
+/// (`arg_tile` gives 16-bit types at most 1360, Hardmax takes 1024). Their state takes 64 bytes
+/// a chunk (6 KiB) on the stack.
 pub(super) const CHUNKS: usize = 96;
 
 /// Rows of a group: a chunk's lines of a group stay in L1 for the chunk after it.
@@ -69,8 +69,8 @@ fn better<const MIN: bool>(a: __m256i, b: __m256i) -> __m256i {
     }
 }
 
-/// A chunk of sixteen lanes down one group: the extreme keys, the row within the group where
-/// each is first (`LAST`: last) met, and the other extreme.
+/// A chunk of sixteen lanes down one group: the extreme keys, the row where each is first
+/// (`LAST`: last) met, and the other extreme.
 #[derive(Clone, Copy)]
 struct Walk {
     best: __m256i,
@@ -78,8 +78,9 @@ struct Walk {
     other: __m256i,
 }
 
-/// Walks `rows` rows (at least one, `stride` elements apart) of the sixteen lanes at `p`; with
-/// `h` not null, stores zeros into the same lanes at `h`.
+/// Walks `rows` rows (at least one, `stride` elements apart) of the sixteen lanes at `p`, the
+/// first of them row `first` (the rows' numbers, below 2^16, are what it keeps); with `h` not
+/// null, stores zeros into the same lanes at `h`.
 ///
 /// # Safety
 /// Every row's sixteen lanes at `p` (and at `h`, if not null) must be within their slices.
@@ -90,6 +91,7 @@ unsafe fn walk<const MIN: bool, const LAST: bool>(
     h: *mut u16,
     stride: usize,
     rows: usize,
+    first: u16,
 ) -> Walk {
     let zero = _mm256_setzero_si256();
     let one = _mm256_set1_epi16(1);
@@ -99,7 +101,8 @@ unsafe fn walk<const MIN: bool, const LAST: bool>(
         // SAFETY: the caller's.
         unsafe { store(h, zero) };
     }
-    let (mut best, mut other, mut row, mut r) = (k0, k0, zero, zero);
+    let r0 = _mm256_set1_epi16(first as i16);
+    let (mut best, mut other, mut row, mut r) = (k0, k0, r0, r0);
     for i in 1..rows {
         // SAFETY: row `i < rows` (the caller's).
         let k = keys(unsafe { load(p.add(i * stride)) });
@@ -126,7 +129,7 @@ unsafe fn walk<const MIN: bool, const LAST: bool>(
 
 /// The fast pass of [`super::half_lanes::arg_tile_half`] for tiles of sixteen lanes or more
 /// and at most [`CHUNKS`] chunks of sixteen: see there. Returns false, `y` and `v` untouched,
-/// if a NaN occurred, the tile is not so, or the rows are more than its 16-bit group numbers
+/// if a NaN occurred, the tile is not so, or the rows are more than its 16-bit row numbers
 /// count (the caller's exact pass then decides).
 ///
 /// # Safety
@@ -148,7 +151,7 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
         || chunks > CHUNKS
         || end > inner
         || rows == 0
-        || rows.div_ceil(GROUP) > usize::from(u16::MAX) + 1
+        || rows > usize::from(u16::MAX) + 1
         || !(h.is_empty() || h.len() == x.len())
     {
         return false;
@@ -157,13 +160,8 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
     // one before where the lanes are not whole chunks).
     let zero = _mm256_setzero_si256();
     let mut best = [zero; CHUNKS];
-    let mut group = [zero; CHUNKS];
     let mut row = [zero; CHUNKS];
-    let (Some(best), Some(group), Some(row)) = (
-        best.get_mut(..chunks),
-        group.get_mut(..chunks),
-        row.get_mut(..chunks),
-    ) else {
+    let (Some(best), Some(row)) = (best.get_mut(..chunks), row.get_mut(..chunks)) else {
         return false;
     };
     let mut nan = zero;
@@ -174,15 +172,9 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
         h.as_mut_ptr()
     };
     let whole = n / L;
-    for (g, first) in (0..rows).step_by(GROUP).enumerate() {
+    for first in (0..rows).step_by(GROUP) {
         let count = GROUP.min(rows - first);
-        let gv = _mm256_set1_epi16(g as u16 as i16);
-        for (c, ((b, a), w)) in best
-            .iter_mut()
-            .zip(group.iter_mut())
-            .zip(row.iter_mut())
-            .enumerate()
-        {
+        for (c, (b, w)) in best.iter_mut().zip(row.iter_mut()).enumerate() {
             let lane = start + if c < whole { c * L } else { n - L };
             let at = first * inner + lane;
             // SAFETY: `at + (count - 1) * inner + L <= rows * inner <= x.len()` (lanes end by
@@ -193,6 +185,7 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
                     if hp.is_null() { hp } else { hp.add(at) },
                     inner,
                     count,
+                    first as u16,
                 )
             };
             nan = _mm256_or_si256(
@@ -208,8 +201,8 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
                     ),
                 ),
             );
-            if g == 0 {
-                (*b, *a, *w) = (s.best, zero, s.row);
+            if first == 0 {
+                (*b, *w) = (s.best, s.row);
                 continue;
             }
             // The group takes the lanes where its extreme is strictly better (with `LAST`, where
@@ -219,16 +212,14 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
             } else {
                 (better::<MIN>(s.best, *b), true)
             };
-            (*b, *a, *w) = if take_where_set {
+            (*b, *w) = if take_where_set {
                 (
                     _mm256_blendv_epi8(*b, s.best, t),
-                    _mm256_blendv_epi8(*a, gv, t),
                     _mm256_blendv_epi8(*w, s.row, t),
                 )
             } else {
                 (
                     _mm256_blendv_epi8(s.best, *b, t),
-                    _mm256_blendv_epi8(gv, *a, t),
                     _mm256_blendv_epi8(s.row, *w, t),
                 )
             };
@@ -237,18 +228,14 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
     if _mm256_testz_si256(nan, nan) == 0 {
         return false;
     }
-    // Each lane's row: its group's first row plus its row within the group.
-    for (c, (&a, &w)) in group.iter().zip(row.iter()).enumerate() {
+    for (c, &w) in row.iter().enumerate() {
         let lane0 = if c < whole { c * L } else { n - L };
-        let (mut ga, mut wa) = ([0u16; L], [0u16; L]);
-        // SAFETY: both hold 32 bytes.
-        unsafe {
-            store(ga.as_mut_ptr(), a);
-            store(wa.as_mut_ptr(), w);
-        }
-        for (k, (&gk, &wk)) in ga.iter().zip(&wa).enumerate() {
+        let mut wa = [0u16; L];
+        // SAFETY: `wa` holds 32 bytes.
+        unsafe { store(wa.as_mut_ptr(), w) };
+        for (k, &wk) in wa.iter().enumerate() {
             let j = lane0 + k;
-            let r = usize::from(gk) * GROUP + usize::from(wk);
+            let r = usize::from(wk);
             let at = r * inner + start + j;
             if let Some(o) = y.get_mut(j) {
                 *o = r as i64;
