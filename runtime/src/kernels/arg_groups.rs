@@ -352,7 +352,7 @@ fn merge<T: Element, D: Direction, const LAST: bool, C: Counter>(
 /// 1.15-1.3x slower for them, with their groups of 32 rows).
 ///
 /// With `WIDE` (or a build for AVX2), 1- and 2-byte integer keys and bool take the hand-written
-/// AVX2 pass instead ([`keys_avx2`]: three instructions per 32 bytes of a row, where the loop
+/// AVX2 pass instead ([`super::arg_groups_avx2::group_keys`]: three instructions per 32 bytes of a row, where the loop
 /// above compiles to five and more). AMD EPYC (Zen 3), the benchmark matrix (median of three
 /// runs of each cell, ArgMax over axis 0), before -> after: `u8` `[1000, 2097]` 115-120 ->
 /// 60-70 us, `i16` `[1000, 1048]` 128-134 -> 55-75 us; the `A/B` harness (minimum of 60
@@ -378,7 +378,7 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
             not(feature = "small-code")
         ))]
         1 | 2 if WIDE || cfg!(target_feature = "avx2") => unsafe {
-            keys_avx2::<T, D, LAST>(group, inner, start, flat, rflat)
+            super::arg_groups_avx2::group_keys::<T, D, LAST>(group, inner, start, flat, rflat)
         },
         1 if WIDE => chunk_lanes::<T, D, LAST, u8, 128>(group, inner, start, flat, rflat, nans),
         1 => chunk_lanes::<T, D, LAST, u8, 64>(group, inner, start, flat, rflat, nans),
@@ -397,100 +397,6 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
         _ => chunk_lanes::<T, D, LAST, u32, LANES>(group, inner, at, rest, rrest, nans),
     };
     by16 == rest.len()
-}
-
-/// [`group_lanes`] for 1- and 2-byte integer keys (and `bool`) in AVX2
-/// ([`super::arg_groups_avx2`]): the whole chunks of 128 byte lanes, then of 32 (words: 32,
-/// then 16). Returns the lanes done (a multiple of sixteen), 0 for other types.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "small-code")
-))]
-#[inline(always)]
-unsafe fn keys_avx2<T: Element, D: Direction, const LAST: bool>(
-    group: &[T],
-    inner: usize,
-    start: usize,
-    out: &mut [T::Key],
-    rows_at: &mut [u8],
-) -> usize {
-    use super::arg_groups_avx2::{chunk_keys, kind_param, Kind};
-    use crate::DType;
-    let kind = match T::DTYPE {
-        DType::U8 | DType::Bool => Kind::U8,
-        DType::I8 => Kind::I8,
-        DType::U16 => Kind::U16,
-        DType::I16 => Kind::I16,
-        _ => return 0,
-    };
-    let size = core::mem::size_of::<T>();
-    if core::mem::size_of::<T::Key>() != size || inner == 0 {
-        return 0;
-    }
-    // SAFETY: these types are plain bytes and words (bool bytes are 0 or 1), as are their keys
-    // (`u8`, `u16`, `i16`): the same memory seen as bytes.
-    let (g, o) = unsafe {
-        (
-            core::slice::from_raw_parts(group.as_ptr().cast::<u8>(), core::mem::size_of_val(group)),
-            core::slice::from_raw_parts_mut(
-                out.as_mut_ptr().cast::<u8>(),
-                core::mem::size_of_val(out),
-            ),
-        )
-    };
-    let (rows, stride, off) = (group.len() / inner, inner * size, start * size);
-    // Big chunks (four vectors of bytes, two of words), then single vectors.
-    let per = 32 / size;
-    let mut done = 0;
-    macro_rules! pass {
-        ($v:literal) => {{
-            let (Some(o), Some(q)) = (o.get_mut(done * size..), rows_at.get_mut(done..)) else {
-                return done;
-            };
-            let at = off + done * size;
-            // SAFETY: the caller's (AVX2).
-            let chunks = unsafe {
-                match (kind, D::IS_MIN) {
-                    (Kind::U8, false) => chunk_keys::<{ kind_param(Kind::U8) }, false, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::U8, true) => chunk_keys::<{ kind_param(Kind::U8) }, true, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::I8, false) => chunk_keys::<{ kind_param(Kind::I8) }, false, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::I8, true) => chunk_keys::<{ kind_param(Kind::I8) }, true, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::U16, false) => chunk_keys::<{ kind_param(Kind::U16) }, false, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::U16, true) => chunk_keys::<{ kind_param(Kind::U16) }, true, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::I16, false) => chunk_keys::<{ kind_param(Kind::I16) }, false, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                    (Kind::I16, true) => chunk_keys::<{ kind_param(Kind::I16) }, true, LAST, $v>(
-                        g, stride, rows, at, o, q,
-                    ),
-                }
-            };
-            done += chunks * $v * per;
-        }};
-    }
-    if size == 1 {
-        pass!(4);
-    } else {
-        pass!(2);
-    }
-    pass!(1);
-    done
 }
 
 /// [`group_lanes`] for the whole chunks of `W` lanes of `out` (lanes `off..` of each row of

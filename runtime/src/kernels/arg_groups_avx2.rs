@@ -8,6 +8,7 @@
 //! the old" into "the element is larger", for which AVX2 has no unsigned compare (a `min` and an
 //! equality instead), and broadcasts the row number from a scalar every row.
 
+use crate::{Direction, Element};
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_add_epi8, _mm256_blendv_epi8, _mm256_cmpeq_epi16,
     _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epi16, _mm256_max_epi8, _mm256_max_epu16,
@@ -221,6 +222,94 @@ pub(super) unsafe fn chunk_keys<const K: u8, const MIN: bool, const LAST: bool, 
         }
     }
     chunks
+}
+
+/// The group pass of `super::arg_groups` (`group_lanes`) for 1- and 2-byte integer keys (and `bool`) in AVX2
+/// ([`super::arg_groups_avx2`]): the whole chunks of 128 byte lanes, then of 32 (words: 32,
+/// then 16). Returns the lanes done (a multiple of sixteen), 0 for other types.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+pub(super) unsafe fn group_keys<T: Element, D: Direction, const LAST: bool>(
+    group: &[T],
+    inner: usize,
+    start: usize,
+    out: &mut [T::Key],
+    rows_at: &mut [u8],
+) -> usize {
+    use crate::DType;
+    let kind = match T::DTYPE {
+        DType::U8 | DType::Bool => Kind::U8,
+        DType::I8 => Kind::I8,
+        DType::U16 => Kind::U16,
+        DType::I16 => Kind::I16,
+        _ => return 0,
+    };
+    let size = core::mem::size_of::<T>();
+    if core::mem::size_of::<T::Key>() != size || inner == 0 {
+        return 0;
+    }
+    // SAFETY: these types are plain bytes and words (bool bytes are 0 or 1), as are their keys
+    // (`u8`, `u16`, `i16`): the same memory seen as bytes.
+    let (g, o) = unsafe {
+        (
+            core::slice::from_raw_parts(group.as_ptr().cast::<u8>(), core::mem::size_of_val(group)),
+            core::slice::from_raw_parts_mut(
+                out.as_mut_ptr().cast::<u8>(),
+                core::mem::size_of_val(out),
+            ),
+        )
+    };
+    let (rows, stride, off) = (group.len() / inner, inner * size, start * size);
+    // Big chunks (four vectors of bytes, two of words), then single vectors.
+    let per = 32 / size;
+    let mut done = 0;
+    macro_rules! pass {
+        ($v:literal) => {{
+            let (Some(o), Some(q)) = (o.get_mut(done * size..), rows_at.get_mut(done..)) else {
+                return done;
+            };
+            let at = off + done * size;
+            // SAFETY: the caller's (AVX2).
+            let chunks = unsafe {
+                match (kind, D::IS_MIN) {
+                    (Kind::U8, false) => chunk_keys::<{ kind_param(Kind::U8) }, false, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::U8, true) => chunk_keys::<{ kind_param(Kind::U8) }, true, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::I8, false) => chunk_keys::<{ kind_param(Kind::I8) }, false, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::I8, true) => chunk_keys::<{ kind_param(Kind::I8) }, true, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::U16, false) => chunk_keys::<{ kind_param(Kind::U16) }, false, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::U16, true) => chunk_keys::<{ kind_param(Kind::U16) }, true, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::I16, false) => chunk_keys::<{ kind_param(Kind::I16) }, false, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                    (Kind::I16, true) => chunk_keys::<{ kind_param(Kind::I16) }, true, LAST, $v>(
+                        g, stride, rows, at, o, q,
+                    ),
+                }
+            };
+            done += chunks * $v * per;
+        }};
+    }
+    if size == 1 {
+        pass!(4);
+    } else {
+        pass!(2);
+    }
+    pass!(1);
+    done
 }
 
 #[cfg(test)]
