@@ -132,7 +132,9 @@ pub(super) struct Out<'a> {
 /// Rows go in groups of sixteen: each group's extreme per lane comes from a [`Summary`] (three
 /// instructions per element), and the running best key and its group are updated once per
 /// group; at the end each lane reads its winning group again for the first (last) row. Out of
-/// line, as [`reduce_lanes_half`].
+/// line, as [`reduce_lanes_half`]. Where the CPU has AVX2, tiles of 16 to 1536 lanes over at
+/// most 65536 rows take `half_lanes_avx2::arg_tile_keys` instead, which keeps each lane's row
+/// as it reads and reads nothing again.
 #[inline(never)]
 pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
     x: &[u16],
