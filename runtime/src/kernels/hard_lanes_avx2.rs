@@ -1,25 +1,32 @@
 //! Strided Hardmax of `f32` in 32-byte AVX2 vectors (checked at run time), for a node's blocks
 //! of three rows or more of sixteen lanes or more, a chunk of 32 lanes (then one of sixteen for
-//! the lanes left) at a time, in one of two forms by the number of rows (and the stride: see
+//! the lanes left) at a time, in one of three forms by the number of rows and the stride (see
 //! [`CONFLICT_LANES`]):
 //! - **compared** (fewer than [`TRACK_ROWS`]): the chunk goes down the block's rows for each
 //!   lane's maximum (a max per vector, NaN flagged on the way), then down again for the outputs:
 //!   each row's elements compared with the maxima, a 1 where one is equal for the first time down
 //!   the lane, a 0 elsewhere, stored as the row goes. The second pass reads the chunk again from
 //!   L1, so it costs about a plain write.
-//! - **tracked** (from [`TRACK_ROWS`]): the block is filled with zeros first, in one linear pass;
-//!   the chunk goes down the rows once, keeping each lane's maximum and its row in registers (a
-//!   compare, two blends, and a sum that turns NaN if the lane holds one: the row search's step,
-//!   `rows_f32::tracked::track`), then scatters its lanes' ones. Over that many rows the compared
-//!   form's second pass reads the chunk from L2, and its stores down the rows cost more than the
-//!   linear fill.
+//! - **tracked** (from [`TRACK_ROWS`]): the chunk goes down the rows once, keeping each lane's
+//!   maximum and its row in registers (a compare, two blends, and a sum that turns NaN if the
+//!   lane holds one: the row search's step, `rows_f32::tracked::track`), storing zeros where it
+//!   loads and fetching the rows [`AHEAD`] rows down ahead of time (into the next chunk near the
+//!   end), then stores its lanes' ones. The prefetch is what makes it pay: a row's 128 bytes lie
+//!   in another 4 KiB page from the row before once rows are 4 KiB or more (or every other row
+//!   from 2 KiB), and the hardware prefetchers do not cross pages, so without it each row waited
+//!   on its load; the ones stored after each chunk made it worse (1.6-2.0x of read+write for the
+//!   same walk that alone ran at 0.6x).
+//! - **filled** (strides of [`CONFLICT_LANES`], from [`CONFLICT_ROWS`] rows): the tracked walk
+//!   over a block filled with zeros first, in one linear pass, with no prefetch: its rows share
+//!   a few L1 sets, which stores and prefetches down the rows evict.
 //!
 //! Measured against each other and the read-and-write fold in the README's Hardmax section.
 
 use core::arch::x86_64::{
     _mm256_add_epi32, _mm256_and_ps, _mm256_andnot_ps, _mm256_cmp_ps, _mm256_loadu_ps,
     _mm256_max_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set1_epi32, _mm256_set1_ps,
-    _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_ps, _CMP_EQ_OQ, _CMP_UNORD_Q,
+    _mm256_setzero_ps, _mm256_setzero_si256, _mm256_storeu_ps, _mm_prefetch, _CMP_EQ_OQ,
+    _CMP_UNORD_Q, _MM_HINT_ET0, _MM_HINT_T0,
 };
 
 use super::hardmax::hardmax_lanes;
@@ -33,12 +40,36 @@ const MIN_LANES: usize = 16;
 /// (`hardmax_lanes`), 1.4-1.6x faster than these two passes.
 const MIN_ROWS: usize = 3;
 
-/// Blocks of this many rows or more take the tracked form (see the module docs): from about
-/// here a chunk's rows (128 bytes each) no longer stay in L1 for the compared form's second
-/// pass. Measured (AMD EPYC, Zen 3, about 2 MiB, against the compared form): 50 rows 0.9x as
-/// fast, 80 rows alike, 128 rows of blocks of 64 lanes alike, 200 rows 1.14x, 1000 rows 1.15x,
-/// 4000 rows 1.5x faster.
+/// Blocks of this many rows or more take the filled form, or the tracked one over wide rows
+/// (see the module docs): from about here a chunk's rows (128 bytes each) no longer stay in L1
+/// for the compared form's second pass. Measured (AMD EPYC, Zen 3, about 2 MiB, against the
+/// compared form): 50 rows 0.9x as fast, 80 rows alike, 128 rows of blocks of 64 lanes alike,
+/// 200 rows 1.14x, 1000 rows 1.15x, 4000 rows 1.5x faster.
 const TRACK_ROWS: usize = 160;
+
+/// Blocks of at least [`TRACK_ROWS`] rows of this many lanes or more (rows of 1 KiB) take the
+/// tracked form. Measured (AMD EPYC, Zen 3, about 2 MiB, calls back to back, time against the
+/// filled form): `[2000, 262]` 0.85x, `[1000, 524]` 0.83x, `[200, 2621]` 0.81x; rows of 160
+/// lanes 1.05x.
+const TRACK_LANES: usize = 256;
+
+/// Blocks of at least this many rows of [`WIDE_LANES`] lanes or more take the tracked form.
+/// Measured (as for [`TRACK_LANES`], time against the compared form): 20 rows 1.0x, 40 rows
+/// 0.80x, 80 rows 0.67x; rows of 1000 lanes 1.2x over 20 rows and alike over 80.
+const WIDE_ROWS: usize = 32;
+
+/// See [`WIDE_ROWS`]: rows of 8 KiB, whose next row is always in another page.
+const WIDE_LANES: usize = 2048;
+
+/// Rows of a multiple of this many lanes (512 bytes) keep the filled or compared form: their
+/// rows fall in an eighth of the L1 sets or fewer, where the tracked form's stores down the rows
+/// evict what it fetched ahead. Measured (as for [`TRACK_LANES`]): `[1000, 256]` 1.13-1.57x,
+/// `[2000, 256]` 1.18x, `[1000, 384]` 1.05x, `[1000, 640]` 1.12x as slow as the filled form.
+const SET_LANES: usize = 128;
+
+/// How many rows ahead the tracked form fetches (8 and 12 alike; 4 a little slower over 1000
+/// rows).
+const AHEAD: usize = 8;
 
 /// Blocks of four rows or more whose row length is a multiple of this (a stride of a multiple
 /// of 2 KiB) never take the compared form: a chunk's rows then share a few L1 sets, and where the
@@ -46,18 +77,26 @@ const TRACK_ROWS: usize = 160;
 /// size, or tensors a multiple of 4 KiB apart in one struct), its stores evict the lines it
 /// reads next and alias them by address: 2.0-2.3x slower than the search that keeps each lane's
 /// row (`[8, 65536]`, `[20, 4096]` and the like; shifting the output by 1 KiB removed it). From
-/// [`CONFLICT_ROWS`] rows they take the tracked form (whose walk only loads), under it the other
+/// [`CONFLICT_ROWS`] rows they take the filled form (whose walk only loads), under it the other
 /// kernels.
 const CONFLICT_LANES: usize = 512;
 
 /// See [`CONFLICT_LANES`]. Measured against the other kernels (AMD EPYC, Zen 3, about 2 MiB):
-/// the tracked form 1.4-1.5x slower over 8 and 20 rows, 0.93x over 24, 0.63-0.87x over 32 to
+/// the filled form 1.4-1.5x slower over 8 and 20 rows, 0.93x over 24, 0.63-0.87x over 32 to
 /// 256, alike over 1000.
 const CONFLICT_ROWS: usize = 24;
 
 /// Whether a block of `rows` rows of `inner` lanes has a stride of [`CONFLICT_LANES`].
 const fn conflicts(rows: usize, inner: usize) -> bool {
     rows >= 4 && inner.is_multiple_of(CONFLICT_LANES)
+}
+
+/// Whether blocks of `rows` rows of `inner` lanes (not of a [`CONFLICT_LANES`] stride) take the
+/// tracked form: rows of [`TRACK_LANES`] or more over [`TRACK_ROWS`] rows, or of [`WIDE_LANES`]
+/// over [`WIDE_ROWS`], and not of a multiple of [`SET_LANES`].
+const fn tracks(rows: usize, inner: usize) -> bool {
+    ((rows >= TRACK_ROWS && inner >= TRACK_LANES) || (rows >= WIDE_ROWS && inner >= WIDE_LANES))
+        && !inner.is_multiple_of(SET_LANES)
 }
 
 /// Whether blocks of `rows` rows of `inner` lanes take [`hardmax_blocks`]: the shapes where it
@@ -81,37 +120,61 @@ pub(super) unsafe fn hardmax_blocks(x: &[f32], y: &mut [f32], rows: usize, inner
     if inner < MIN_LANES || rows == 0 || x.len() != y.len() || !x.len().is_multiple_of(block) {
         return false;
     }
-    // (Rows are counted in `i32` lanes by the tracked form.)
-    let tracked = (rows >= TRACK_ROWS || conflicts(rows, inner)) && rows <= i32::MAX as usize;
+    // (Rows are counted in `i32` lanes by the tracked and filled forms.)
+    let form = if rows > i32::MAX as usize {
+        Form::Compared
+    } else if conflicts(rows, inner) {
+        Form::Filled
+    } else if (rows >= TRACK_ROWS && inner >= TRACK_LANES)
+        || (rows >= WIDE_ROWS && inner >= WIDE_LANES)
+    {
+        Form::Tracked
+    } else if rows >= TRACK_ROWS {
+        Form::Filled
+    } else {
+        Form::Compared
+    };
     for (xb, yb) in x.chunks_exact(block).zip(y.chunks_exact_mut(block)) {
-        if !hardmax_block(xb, yb, rows, inner, tracked) {
+        if !hardmax_block(xb, yb, rows, inner, form) {
             hardmax_lanes(xb, yb, inner);
         }
     }
     true
 }
 
+/// The forms of the kernel (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Form {
+    /// Maxima down the rows, then the outputs by equality down them again.
+    Compared,
+    /// Each lane's row kept as the rows go, zeros stored beside the loads, rows fetched ahead.
+    Tracked,
+    /// The block filled with zeros first, then each lane's row kept as the rows go.
+    Filled,
+}
+
 /// One block of [`hardmax_blocks`] (`x` and `y` of `rows * inner`, `inner` at least
-/// [`MIN_LANES`]), in the tracked form (`rows` at most `i32::MAX`) or the compared one: false,
+/// [`MIN_LANES`]) in the given form (`rows` at most `i32::MAX` but in the compared one): false,
 /// some outputs written, if a lane holds a NaN.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize, tracked: bool) -> bool {
-    if tracked {
+fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize, form: Form) -> bool {
+    if form == Form::Filled {
         y.fill(0.0);
     }
     let mut at = 0;
     while at + 32 <= inner {
-        if !chunk::<4>(x, y, rows, inner, at, tracked) {
+        if !chunk::<4>(x, y, rows, inner, at, form) {
             return false;
         }
         at += 32;
     }
     // The lanes left: chunks of sixteen, the last one ending at the block's last lane
-    // (overlapping the chunk before, whose outputs it writes again alike).
+    // (overlapping the chunk before, whose outputs it writes again alike: in the tracked form
+    // its zeros clear the ones of the lanes it shares, and its ones put them back).
     while at < inner {
         let base = at.min(inner - MIN_LANES);
-        if !chunk::<2>(x, y, rows, inner, base, tracked) {
+        if !chunk::<2>(x, y, rows, inner, base, form) {
             return false;
         }
         at = base + MIN_LANES;
@@ -119,7 +182,7 @@ fn hardmax_block(x: &[f32], y: &mut [f32], rows: usize, inner: usize, tracked: b
     true
 }
 
-/// The `8 * V` lanes from `base` of a block (`x` and `y` of `rows * inner`) in either form.
+/// The `8 * V` lanes from `base` of a block (`x` and `y` of `rows * inner`) in the given form.
 /// False if a lane holds a NaN (some outputs possibly written) or the lanes do not lie within
 /// the block (nothing written).
 #[inline]
@@ -130,7 +193,7 @@ fn chunk<const V: usize>(
     rows: usize,
     inner: usize,
     base: usize,
-    tracked: bool,
+    form: Form,
 ) -> bool {
     // Every row's `8 * V` lanes from `base` lie within `x` and `y`: checked once here, so the
     // loads and stores down the rows go by a pointer.
@@ -141,10 +204,10 @@ fn chunk<const V: usize>(
     if end.is_none_or(|e| e > x.len() || e > y.len()) {
         return false;
     }
-    if tracked {
-        tracked_chunk::<V>(x, y, rows, inner, base)
-    } else {
-        compared_chunk::<V>(x, y, rows, inner, base)
+    match form {
+        Form::Compared => compared_chunk::<V>(x, y, rows, inner, base),
+        Form::Tracked => tracked_chunk::<V, true>(x, y, rows, inner, base),
+        Form::Filled => tracked_chunk::<V, false>(x, y, rows, inner, base),
     }
 }
 
@@ -202,26 +265,32 @@ fn compared_chunk<const V: usize>(
     true
 }
 
-/// [`chunk`] in the tracked form (the lanes checked to lie within the block, `y` filled with
-/// zeros, `rows` at most `i32::MAX`, `V` at most 4).
+/// [`chunk`] in the tracked form (`ZEROS`: zeros stored beside the loads, rows fetched ahead)
+/// or the filled one (`y` filled with zeros before). The lanes are checked to lie within the
+/// block, `rows` is at most `i32::MAX`, `V` at most 4.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn tracked_chunk<const V: usize>(
+fn tracked_chunk<const V: usize, const ZEROS: bool>(
     x: &[f32],
     y: &mut [f32],
     rows: usize,
     inner: usize,
     base: usize,
 ) -> bool {
-    let src = x.as_ptr();
-    let mut max = [_mm256_setzero_ps(); V];
+    let (src, dst) = (x.as_ptr(), y.as_mut_ptr());
+    let zero = _mm256_setzero_ps();
+    let mut max = [zero; V];
     for (k, m) in max.iter_mut().enumerate() {
-        // SAFETY: `base + r * inner + 8 * V <= x.len()` for every row `r < rows` (checked by
-        // `chunk`) and `k < V`, here and below; `loadu` needs no alignment.
+        // SAFETY: `base + r * inner + 8 * V <= x.len(), y.len()` for every row `r < rows`
+        // (checked by `chunk`) and `k < V`, here and below; `loadu`/`storeu` need no alignment.
         *m = unsafe { _mm256_loadu_ps(src.add(base + 8 * k)) };
+        if ZEROS {
+            // SAFETY: as above.
+            unsafe { _mm256_storeu_ps(dst.add(base + 8 * k), zero) };
+        }
     }
     // Each lane's row as an `i32`, in the bits of a float vector (for the blends).
-    let mut row_of = [_mm256_setzero_ps(); V];
+    let mut row_of = [zero; V];
     // Each lane's sum: NaN where the lane holds one (one add per vector, cheaper than a compare
     // and an or; it also turns NaN where +inf and -inf meet, or the sum overflows before a
     // -inf, and those lanes take the exact kernel too, which is only slower).
@@ -229,16 +298,25 @@ fn tracked_chunk<const V: usize>(
     let step = _mm256_set1_epi32(1);
     let mut row = _mm256_setzero_si256();
     for r in 1..rows {
+        if ZEROS {
+            fetch_ahead::<V, false>(src.cast(), rows, inner, base, r);
+            fetch_ahead::<V, true>(dst.cast_const().cast(), rows, inner, base, r);
+        }
         row = _mm256_add_epi32(row, step);
         for (k, ((m, at), s)) in max.iter_mut().zip(&mut row_of).zip(&mut sum).enumerate() {
+            let i = base + r * inner + 8 * k;
             // SAFETY: as above.
-            let e = unsafe { _mm256_loadu_ps(src.add(base + r * inner + 8 * k)) };
+            let e = unsafe { _mm256_loadu_ps(src.add(i)) };
+            if ZEROS {
+                // SAFETY: as above.
+                unsafe { _mm256_storeu_ps(dst.add(i), zero) };
+            }
             // A row strictly above the lane's maximum takes it (equal rows, -0 and +0 too,
             // leave the first); the sum catches a NaN below.
             track::<Max, false>(e, row, m, at, s);
         }
     }
-    let mut nan = _mm256_setzero_ps();
+    let mut nan = zero;
     for s in &sum {
         nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(*s, *s));
     }
@@ -263,12 +341,48 @@ fn tracked_chunk<const V: usize>(
     true
 }
 
+/// Asks for the lines of the chunk's row [`AHEAD`] rows below row `r`, or past the block's last
+/// row, of the next chunk's rows from its first (which may lie past the block, or past `x`: a
+/// prefetch never faults, and the address is only formed, not read).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fetch_ahead<const V: usize, const W: bool>(
+    src: *const f32,
+    rows: usize,
+    inner: usize,
+    base: usize,
+    r: usize,
+) {
+    let t = r + AHEAD;
+    let at = if t < rows {
+        base + t * inner
+    } else {
+        base + 8 * V + (t - rows) * inner
+    };
+    let p = src.wrapping_add(at).cast::<i8>();
+    // The chunk's `32 * V` bytes lie in at most `V / 2 + 1` lines: their first and last bytes,
+    // and for four vectors the middle.
+    if W {
+        _mm_prefetch::<_MM_HINT_ET0>(p);
+        _mm_prefetch::<_MM_HINT_ET0>(p.wrapping_add(32 * V - 1));
+        if V > 2 {
+            _mm_prefetch::<_MM_HINT_ET0>(p.wrapping_add(64));
+        }
+    } else {
+        _mm_prefetch::<_MM_HINT_T0>(p);
+        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(32 * V - 1));
+        if V > 2 {
+            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
     use std::vec::Vec;
 
-    use super::{hardmax_block, hardmax_blocks};
+    use super::{hardmax_block, hardmax_blocks, Form};
     use crate::kernels::rows_f32::avx2::available;
     use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
     use crate::Max;
@@ -293,7 +407,7 @@ mod tests {
 
     /// Every shape class of the kernel against the definition: lanes of one chunk, whole
     /// chunks of 32 and a tail of sixteen overlapping, one row to hundreds, several blocks,
-    /// blocks in the compared and the tracked form (both forms forced on every shape too);
+    /// blocks in the compared, tracked and filled forms (each form forced on every shape too);
     /// every output of every row written (the output starts as garbage); ties, ±0 and
     /// infinities from the pool; NaN of either sign in one lane of the last block only, in its first, a middle or
     /// its last row (the blocks before it already written, then the exact kernel for that
@@ -305,8 +419,10 @@ mod tests {
             return;
         }
         let mut g = Lcg(23);
-        // (blocks, rows, inner): compared under 160 rows, tracked from there and over rows of
-        // a multiple of 512 lanes.
+        // (blocks, rows, inner): compared under 160 rows (or 32 over rows of 2048 lanes or
+        // more), tracked over wide rows from there, filled over narrow rows from there and over
+        // rows of a multiple of 512 lanes (from four rows); fewer rows than the prefetch reaches
+        // ahead, and more.
         let shapes = [
             (1, 1, 16),
             (3, 2, 16),
@@ -324,6 +440,12 @@ mod tests {
             (1, 160, 16),
             (2, 1000, 72),
             (1, 30, 512),
+            (3, 15, 48),
+            (2, 16, 48),
+            (3, 17, 40),
+            (1, 40, 2100),
+            (2, 170, 260),
+            (1, 170, 256),
         ];
         for (i, (blocks, rows, inner)) in shapes.into_iter().enumerate() {
             for nan in [0usize, 1, 2, 3] {
@@ -340,9 +462,9 @@ mod tests {
                 let mut y = std::vec![9f32; len];
                 if nan == 0 {
                     // Every NaN-free block is done by the chunks, none left to the exact kernel,
-                    // in both forms (the output starting as garbage each time; the tracked form's
-                    // block filled first, as `hardmax_blocks` does), where no lane
-                    // holds both infinities (whose sum, the kernel's NaN check, is NaN): one of
+                    // in each form (the output starting as garbage each time: the filled form
+                    // fills its block first, the tracked one stores its zeros as it goes), where
+                    // no lane holds both infinities (whose sum, the kernel's NaN check, is NaN): one of
                     // them becomes a large finite value of its sign (whose sums do not
                     // overflow), by turns.
                     let (inf, finite) = if i % 2 == 0 {
@@ -354,19 +476,12 @@ mod tests {
                         .iter()
                         .map(|&v| if v == inf { finite } else { v })
                         .collect();
-                    for tracked in [false, true] {
+                    for form in [Form::Compared, Form::Tracked, Form::Filled] {
                         for (xb, yb) in x.chunks(rows * inner).zip(y.chunks_mut(rows * inner)) {
                             // SAFETY: `available` found AVX2.
-                            assert!(unsafe { hardmax_block(xb, yb, rows, inner, tracked) });
+                            assert!(unsafe { hardmax_block(xb, yb, rows, inner, form) });
                         }
-                        check(
-                            &x,
-                            &y,
-                            blocks,
-                            rows,
-                            inner,
-                            &std::format!("tracked {tracked}"),
-                        );
+                        check(&x, &y, blocks, rows, inner, &std::format!("{form:?}"));
                         y.fill(9.0);
                     }
                 }
@@ -384,8 +499,10 @@ mod tests {
         x[1] = f32::NEG_INFINITY;
         x[100 * 16 + 5] = f32::INFINITY;
         let mut y = std::vec![9f32; x.len()];
-        // SAFETY: as above.
-        assert!(!unsafe { hardmax_block(&x, &mut y, 160, 16, true) });
+        for form in [Form::Tracked, Form::Filled] {
+            // SAFETY: as above.
+            assert!(!unsafe { hardmax_block(&x, &mut y, 160, 16, form) });
+        }
         assert!(unsafe { hardmax_blocks(&x, &mut y, 160, 16) });
         check(&x, &y, 1, 160, 16, "overflow");
         // Lengths that do not fit: nothing written.
