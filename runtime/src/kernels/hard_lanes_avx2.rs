@@ -125,9 +125,7 @@ pub(super) unsafe fn hardmax_blocks(x: &[f32], y: &mut [f32], rows: usize, inner
         Form::Compared
     } else if conflicts(rows, inner) {
         Form::Filled
-    } else if (rows >= TRACK_ROWS && inner >= TRACK_LANES)
-        || (rows >= WIDE_ROWS && inner >= WIDE_LANES)
-    {
+    } else if tracks(rows, inner) {
         Form::Tracked
     } else if rows >= TRACK_ROWS {
         Form::Filled
