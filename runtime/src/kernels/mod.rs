@@ -36,6 +36,12 @@ mod half_rows;
     not(feature = "small-code")
 ))]
 mod hard_lanes_avx2;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod hard_narrow_avx2;
 mod hardmax;
 mod index;
 mod int_rows;
@@ -276,6 +282,27 @@ pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inn
         }
     }
     let _ = (x, y, r, inner);
+    false
+}
+
+/// Hardmax along the rows of `c` (under sixteen) lanes of one block, read as rows of `w` lanes,
+/// by the AVX2 kernel of f32 (`hard_narrow_avx2`) where the CPU has AVX2: `false` otherwise (and
+/// always with `small-code`), or if a lane holds a NaN or the sizes do not fit (the caller's
+/// kernel then writes every output).
+#[inline(always)]
+pub(crate) fn hardmax_narrow_f32<T: Element>(x: &[T], y: &mut [T], c: usize, w: usize) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if rows_f32::avx2::available() {
+        if let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) {
+            // SAFETY: `available` found AVX2.
+            return unsafe { hard_narrow_avx2::hardmax_narrow(x, y, c, w) };
+        }
+    }
+    let _ = (x, y, c, w);
     false
 }
 
