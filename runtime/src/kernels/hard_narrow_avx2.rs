@@ -1,7 +1,7 @@
 //! Strided Hardmax of `f32` along rows of fewer than sixteen lanes (the reduced axis before a
 //! few kept elements: `[100000, 5]` over axis 0), in AVX2 (checked at run time): the block is
 //! read as rows of `w` lanes (`w / c` of its rows at a time, `w` the generator's period), whose
-//! chunks go down those wide rows by the tracked walk of `hard_lanes_avx2` (each lane's maximum
+//! chunks go down those wide rows by the tracked walk of `lane_walk_avx2` (each lane's maximum
 //! and row in registers, zeros stored beside the loads); then the `w / c` answers of each lane
 //! and the rows left over are combined, and the ones stored.
 //!
@@ -9,7 +9,7 @@
 //! read-and-write pass Hardmax is held to. The portable form (`hardmax_lanes_narrow`) found the
 //! rows by the arg-reduction's lane kernel, then filled the block with zeros in a second pass.
 
-use super::hard_lanes_avx2::{walk_group, Saved, MAX_SAVED};
+use super::lane_walk_avx2::{walk_group, Saved, MAX_SAVED};
 use super::narrow::MAX_PERIOD;
 
 /// Bytes of wide rows a group takes: every chunk of lanes goes down a group's rows (from L1 for

@@ -45,6 +45,12 @@ mod hard_narrow_avx2;
 mod hardmax;
 mod index;
 mod int_rows;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod lane_walk_avx2;
 mod mid_rows;
 mod narrow;
 mod planes;
