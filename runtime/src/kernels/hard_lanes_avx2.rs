@@ -1,24 +1,25 @@
 //! Strided Hardmax of `f32` in 32-byte AVX2 vectors (checked at run time), for a node's blocks
 //! of three rows or more of sixteen lanes or more, a chunk of 32 lanes (then one of sixteen for
-//! the lanes left) at a time, in one of three forms by the number of rows and the stride (see
-//! [`CONFLICT_LANES`]):
-//! - **compared** (fewer than [`TRACK_ROWS`]): the chunk goes down the block's rows for each
-//!   lane's maximum (a max per vector, NaN flagged on the way), then down again for the outputs:
-//!   each row's elements compared with the maxima, a 1 where one is equal for the first time down
-//!   the lane, a 0 elsewhere, stored as the row goes. The second pass reads the chunk again from
-//!   L1, so it costs about a plain write.
-//! - **tracked** (from [`TRACK_ROWS`]): the chunk goes down the rows once, keeping each lane's
-//!   maximum and its row in registers (a compare, two blends, and a sum that turns NaN if the
-//!   lane holds one: the row search's step, `rows_f32::tracked::track`; `lane_walk_avx2`),
-//!   storing zeros where it loads and fetching the rows 8 rows down ahead of time (into the next chunk near the
-//!   end), then stores its lanes' ones. The prefetch is what makes it pay: a row's 128 bytes lie
-//!   in another 4 KiB page from the row before once rows are 4 KiB or more (or every other row
-//!   from 2 KiB), and the hardware prefetchers do not cross pages, so without it each row waited
-//!   on its load; the ones stored after each chunk made it worse (1.6-2.0x of read+write for the
-//!   same walk that alone ran at 0.6x).
-//! - **filled** (strides of [`CONFLICT_LANES`], from [`CONFLICT_ROWS`] rows): the tracked walk
-//!   over a block filled with zeros first, in one linear pass, with no prefetch: its rows share
-//!   a few L1 sets, which stores and prefetches down the rows evict.
+//! the lanes left) at a time, in one of three forms by the number of rows and the row length:
+//! - **compared** (under [`TRACK_ROWS`] rows, but wide rows from [`WIDE_ROWS`]): the chunk goes
+//!   down the block's rows for each lane's maximum (a max per vector, NaN flagged on the way),
+//!   then down again for the outputs: each row's elements compared with the maxima, a 1 where one
+//!   is equal for the first time down the lane, a 0 elsewhere, stored as the row goes. The second
+//!   pass reads the chunk again from L1, so it costs about a plain write.
+//! - **tracked** (rows of 1 KiB and more from [`TRACK_ROWS`] rows, of 8 KiB and more from
+//!   [`WIDE_ROWS`], not of a multiple of 512 bytes: `tracks`): the chunk goes down the rows once,
+//!   keeping each lane's maximum and its row in registers (a compare, two blends, and a sum that
+//!   turns NaN if the lane holds one: the row search's step, `rows_f32::tracked::track`, in
+//!   `lane_walk_avx2`), storing zeros where it loads and fetching the rows 8 rows down ahead of
+//!   time (into the next chunk near the end), then stores its lanes' ones. The prefetch is what
+//!   makes it pay: a row's 128 bytes lie in another 4 KiB page from the row before once rows are
+//!   4 KiB or more (or every other row from 2 KiB), and the hardware prefetchers do not cross
+//!   pages, so without it each row waited on its load; the ones stored after each chunk made it
+//!   worse (1.6-2.0x of read+write for the same walk that alone ran at 0.6x).
+//! - **filled** (the other blocks from [`TRACK_ROWS`] rows, and strides of [`CONFLICT_LANES`]
+//!   from [`CONFLICT_ROWS`] rows): the same walk over a block filled with zeros first, in one
+//!   linear pass, with no prefetch: narrow rows are not worth it, and a conflicting stride's rows
+//!   share a few L1 sets, which stores and prefetches down the rows evict.
 //!
 //! Measured against each other and the read-and-write fold in the README's Hardmax section.
 
@@ -272,7 +273,7 @@ fn tracked_chunk<const V: usize, const ZEROS: bool>(
     let Some(found) = walk::<V, ZEROS, ZEROS>(x, y, rows, inner, base) else {
         return false;
     };
-    for (l, &r) in found.rows.iter().take(found.n).enumerate() {
+    for (l, &r) in found.iter().take(8 * V).enumerate() {
         if let Some(o) = (r as usize)
             .checked_mul(inner)
             .and_then(|i| y.get_mut(i + base + l))
@@ -315,9 +316,9 @@ mod tests {
     /// chunks of 32 and a tail of sixteen overlapping, one row to hundreds, several blocks,
     /// blocks in the compared, tracked and filled forms (each form forced on every shape too);
     /// every output of every row written (the output starts as garbage); ties, ±0 and
-    /// infinities from the pool; NaN of either sign in one lane of the last block only, in its first, a middle or
-    /// its last row (the blocks before it already written, then the exact kernel for that
-    /// block).
+    /// infinities from the pool; NaN of either sign in one lane of the last block only, in its
+    /// first, a middle or its last row (the blocks before it already written, then the exact
+    /// kernel for that block).
     #[test]
     fn strided_f32_hardmax_matches_the_definition() {
         if !available() {
@@ -370,8 +371,8 @@ mod tests {
                     // Every NaN-free block is done by the chunks, none left to the exact kernel,
                     // in each form (the output starting as garbage each time: the filled form
                     // fills its block first, the tracked one stores its zeros as it goes), where
-                    // no lane holds both infinities (whose sum, the kernel's NaN check, is NaN): one of
-                    // them becomes a large finite value of its sign (whose sums do not
+                    // no lane holds both infinities (whose sum, the kernel's NaN check, is NaN):
+                    // one of them becomes a large finite value of its sign (whose sums do not
                     // overflow), by turns.
                     let (inf, finite) = if i % 2 == 0 {
                         (f32::NEG_INFINITY, -1e30)

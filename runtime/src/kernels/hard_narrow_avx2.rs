@@ -60,19 +60,17 @@ pub(super) unsafe fn hardmax_narrow(x: &[f32], y: &mut [f32], c: usize, w: usize
         let mut at = 0;
         while at < w {
             // Chunks of 32 lanes, then of sixteen, the last one ending at the last lane.
-            let (base, walked) = if at + 32 <= w {
-                (at, walk_group::<4>(xw, yw, w, at, (from, to), &mut saved))
+            let wide = at + 32 <= w;
+            let (base, n) = if wide { (at, 32) } else { (at.min(w - 16), 16) };
+            let walked = if wide {
+                walk_group::<4>(xw, yw, w, base, (from, to), &mut saved)
             } else {
-                let base = at.min(w - 16);
-                (
-                    base,
-                    walk_group::<2>(xw, yw, w, base, (from, to), &mut saved),
-                )
+                walk_group::<2>(xw, yw, w, base, (from, to), &mut saved)
             };
             if !walked {
                 return false;
             }
-            at = base + if at + 32 <= w { 32 } else { 16 };
+            at = base + n;
         }
         from = to;
     }

@@ -19,19 +19,12 @@ use crate::Max;
 /// rows).
 const AHEAD: usize = 8;
 
-/// What [`walk`] found: the maximum of each of the chunk's `n` lanes and its row.
-pub(super) struct WalkLanes {
-    /// Each lane's row (the first of its maximum).
-    pub(super) rows: [u32; 32],
-    /// The lanes found: `8 * V`.
-    pub(super) n: usize,
-}
-
-/// The walk of `hard_lanes_avx2`'s tracked and filled forms: the `8 * V` lanes from `base` down the rows (`ZEROS`: zeros
-/// stored beside the loads; `FETCH`: the rows [`AHEAD`] below fetched ahead). None if a lane's
-/// sum is NaN (a NaN, both infinities, or an overflow before an infinity of the other sign).
-/// The lanes are checked to lie within `x` and `y`, `rows` is at least 1 and at most
-/// `i32::MAX`, `V` at most 4.
+/// The walk of `hard_lanes_avx2`'s tracked and filled forms: the `8 * V` lanes from `base`
+/// down the rows (`ZEROS`: zeros stored beside the loads; `FETCH`: the rows [`AHEAD`] below
+/// fetched ahead), then the row of each lane's first maximum (the first `8 * V` of the 32).
+/// None if a lane's sum is NaN (a NaN, both infinities, or an overflow before an infinity of
+/// the other sign). The lanes are checked to lie within `x` and `y`, `rows` is at least 1 and
+/// at most `i32::MAX`, `V` at most 4.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn walk<const V: usize, const ZEROS: bool, const FETCH: bool>(
@@ -40,7 +33,7 @@ pub(super) fn walk<const V: usize, const ZEROS: bool, const FETCH: bool>(
     rows: usize,
     inner: usize,
     base: usize,
-) -> Option<WalkLanes> {
+) -> Option<[u32; 32]> {
     let (src, dst) = (x.as_ptr(), y.as_mut_ptr());
     // SAFETY: `base + r * inner + 8 * V <= x.len(), y.len()` for every row `r < rows`
     // (checked by the callers).
@@ -54,12 +47,9 @@ pub(super) fn walk<const V: usize, const ZEROS: bool, const FETCH: bool>(
     if _mm256_movemask_ps(nan) != 0 {
         return None;
     }
-    let mut found = WalkLanes {
-        rows: [0; 32],
-        n: 8 * V,
-    };
+    let mut found = [0u32; 32];
     for (k, at) in t.row_of.iter().enumerate() {
-        if let Some(r) = found.rows.get_mut(8 * k..8 * k + 8) {
+        if let Some(r) = found.get_mut(8 * k..8 * k + 8) {
             // SAFETY: `r` holds eight lanes of four bytes; `storeu` needs no alignment.
             unsafe { _mm256_storeu_ps(r.as_mut_ptr().cast(), *at) };
         }
