@@ -240,6 +240,8 @@ pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T],
             0 => return false,
             done => done,
         },
+        // Rows of 13 to 1024: by equality with their maximum, where the CPU has AVX2.
+        _ if hardmax_rows_equal_f32::<T, N>(x, y, n) => return true,
         _ => hardmax_groups_f32::<T, N>(x, y, n),
     };
     let (Some(x), Some(y)) = (x.get(done * n..), y.get_mut(done * n..)) else {
@@ -391,6 +393,30 @@ fn reduce_pairs_fresh_f32<T: Element, D: Direction>(y: &mut [T], x: &[T]) -> usi
     {
         let _ = (y, x, core::marker::PhantomData::<D>);
         0
+    }
+}
+
+/// Hardmax of each contiguous `f32` row of 13 to 1024 by equality with its maximum, by the AVX2
+/// kernel where the CPU has it: `false` (nothing done) elsewhere.
+#[inline(always)]
+fn hardmax_rows_equal_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: usize) -> bool {
+    // (Not referenced with `small-code`, as `hardmax_groups_f32`.)
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(debug_assertions),
+        not(feature = "small-code")
+    ))]
+    return rows_f32::hardmax_rows_equal::<T, N>(x, y, n);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(debug_assertions),
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (x, y, n);
+        false
     }
 }
 

@@ -1,0 +1,483 @@
+//! Hardmax of contiguous `f32` rows of [`MIN_ROW`] to [`MAX_ROW`] elements by equality with the
+//! row's maximum, in 32-byte AVX2 vectors, for CPUs that have them (checked at run time).
+//!
+//! Each row is folded into eight lanes by the order alone (its last eight elements first, then
+//! the whole vectors before them in four chains), the lanes' maximum is spread to every lane,
+//! and the row is read again from L1 while its outputs are written whole: 1 where an element
+//! equals the maximum or is NaN (unordered), 0 elsewhere. The lanes of those compares are
+//! counted, each element once (the last vector's lanes that the whole vectors already covered
+//! are left out of the count), over a group of [`GROUP`] rows. Every row counts at least one
+//! lane (its maximum is one of its elements, or a NaN is), so a group whose count equals its
+//! number of rows holds exactly one 1 per row: the maximum, unique, of a row without NaN, or
+//! the row's only NaN. Any other group (ties, ±0 together at the maximum, NaN) is mended row
+//! by row ([`mend`]): a row with a NaN by the exact rule, a tie by its first maximum.
+//!
+//! Against the kernels these rows took before (eight rows' positions as bit masks, then their
+//! zeros and ones; rows past 64 one at a time with lanes that keep their positions), this does
+//! no per-row bit work and no scalar stores on the way; measured in the README (Hardmax of short
+//! f32 rows by equality).
+
+use core::arch::x86_64::{
+    __m256, __m256i, _mm256_and_ps, _mm256_and_si256, _mm256_castps256_ps128, _mm256_castps_si256,
+    _mm256_castsi256_si128, _mm256_cmp_ps, _mm256_cmpgt_epi32, _mm256_extracti128_si256,
+    _mm256_loadu_ps, _mm256_movemask_ps, _mm256_permute2f128_ps, _mm256_set1_epi32, _mm256_set1_ps,
+    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_epi32,
+    _mm_add_epi32, _mm_cvtsi128_si32, _mm_cvtss_f32, _mm_shuffle_epi32, _CMP_EQ_UQ,
+};
+
+use super::avx2::{eq, pick8, unord};
+use crate::kernels::hardmax::hardmax_row;
+use crate::Max;
+
+/// The shortest rows this kernel takes (shorter ones were as fast or faster by the kernels of
+/// eight rows at a time, whose per-row bit work is smaller there: rows of 9 and 12 1.0-1.3x
+/// slower this way, of 13 to 15 the same).
+pub(in crate::kernels) const MIN_ROW: usize = 13;
+
+/// The longest rows this kernel takes: 4 KiB, read twice, the second time from L1. Longer rows
+/// keep the kernel of parts ([`super::hard_row`]), which was faster from rows of 1500 (1.04-1.25x
+/// slower this way over rows of 1500 to 4096).
+pub(in crate::kernels) const MAX_ROW: usize = 1024;
+
+/// Rows whose counts are checked together.
+const GROUP: usize = 8;
+
+/// Hardmax of each contiguous row of `n` ([`MIN_ROW`] to [`MAX_ROW`]) of `x` into `y`; `false`
+/// (nothing done) for other lengths or where `y` is not as long as `x`. `N` is `n` where the
+/// caller has it as a constant (the row's loops then unroll), 0 otherwise (rows of up to
+/// sixteen vectors then take the instance of their number of vectors).
+///
+/// # Safety
+/// The CPU must have the features [`super::avx2::available`] checks.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(in crate::kernels) unsafe fn hardmax_rows_equal<const N: usize>(
+    x: &[f32],
+    y: &mut [f32],
+    n: usize,
+) -> bool {
+    let n = if N == 0 { n } else { N };
+    if !(MIN_ROW..=MAX_ROW).contains(&n) || x.len() != y.len() {
+        return false;
+    }
+    if N != 0 {
+        rows::<N, 0>(x, y);
+        return true;
+    }
+    match n.div_ceil(8) {
+        1 => rows_of::<1>(x, y, n),
+        2 => rows_of::<2>(x, y, n),
+        3 => rows_of::<3>(x, y, n),
+        4 => rows_of::<4>(x, y, n),
+        5 => rows_of::<5>(x, y, n),
+        6 => rows_of::<6>(x, y, n),
+        7 => rows_of::<7>(x, y, n),
+        8 => rows_of::<8>(x, y, n),
+        9 => rows_of::<9>(x, y, n),
+        10 => rows_of::<10>(x, y, n),
+        11 => rows_of::<11>(x, y, n),
+        12 => rows_of::<12>(x, y, n),
+        13 => rows_of::<13>(x, y, n),
+        14 => rows_of::<14>(x, y, n),
+        15 => rows_of::<15>(x, y, n),
+        16 => rows_of::<16>(x, y, n),
+        _ => rows_of::<0>(x, y, n),
+    }
+    true
+}
+
+/// [`rows`] with the row length known at run time and, unless `K` is 0, its number of vectors
+/// as a constant.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn rows_of<const K: usize>(x: &[f32], y: &mut [f32], n: usize) {
+    let shape = Shape::new::<K>(n);
+    every_row(x, y, shape);
+}
+
+/// [`every_row`] of rows of the constant `N`.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn rows<const N: usize, const K: usize>(x: &[f32], y: &mut [f32]) {
+    let shape = Shape::new::<K>(N);
+    every_row(x, y, shape);
+}
+
+/// A row's layout in vectors: `whole` vectors from its start, then its last eight elements, of
+/// which the first `8 - fresh` the whole vectors already hold.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// The row's length (at least eight).
+    n: usize,
+    /// Whole vectors before the last eight elements: `(n - 1) / 8`.
+    whole: usize,
+    /// Lanes of the last vector that no whole vector holds, as a mask (all ones there).
+    fresh: __m256i,
+    /// How many lanes at the start of the last vector the whole vectors hold (0 to 7).
+    held: u32,
+}
+
+impl Shape {
+    /// The shape of rows of `n` (at least eight); `K`, if not 0, is `n.div_ceil(8)`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new<const K: usize>(n: usize) -> Shape {
+        let whole = if K == 0 { (n - 1) / 8 } else { K - 1 };
+        let held = 8 * whole + 8 - n;
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        // `held` is at most 7, so the cast is exact.
+        let fresh = _mm256_cmpgt_epi32(lane, _mm256_set1_epi32(held as i32 - 1));
+        Shape {
+            n,
+            whole,
+            fresh,
+            held: held as u32,
+        }
+    }
+}
+
+/// Hardmax of each whole row of `x` into `y` (as long as `x`), [`GROUP`] rows' counts at a
+/// time.
+#[inline(always)]
+fn every_row(x: &[f32], y: &mut [f32], shape: Shape) {
+    let n = shape.n;
+    let rows = x.len() / n;
+    let (x, y) = (&x[..rows * n], &mut y[..rows * n]);
+    // SAFETY (the intrinsics below): the callers run only with AVX2 (`hardmax_rows_equal`'s
+    // contract).
+    let one = unsafe { _mm256_set1_ps(1.0) };
+    let mut maxima = [0.0f32; GROUP];
+    for (gx, gy) in x.chunks(GROUP * n).zip(y.chunks_mut(GROUP * n)) {
+        let mut count = unsafe { _mm256_setzero_si256() };
+        for ((row, out), m) in gx
+            .chunks_exact(n)
+            .zip(gy.chunks_exact_mut(n))
+            .zip(maxima.iter_mut())
+        {
+            // SAFETY: `row` and `out` hold `n` elements; AVX2 as above.
+            unsafe {
+                let s = maximum(row, shape);
+                *m = _mm_cvtss_f32(_mm256_castps256_ps128(s));
+                count = _mm256_sub_epi32(count, outputs(row, out, s, one, shape));
+            }
+        }
+        // SAFETY: AVX2 as above.
+        if unsafe { total(count) } != (gx.len() / n) as i64 {
+            // SAFETY: AVX2 as above.
+            unsafe { mend(gx, gy, &maxima, shape) };
+        }
+    }
+}
+
+/// The eight elements of `row` from `at`.
+///
+/// # Safety
+/// `at + 8 <= row.len()`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn load(row: &[f32], at: usize) -> __m256 {
+    debug_assert!(at + 8 <= row.len());
+    // SAFETY: the caller's; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_ps(row.as_ptr().add(at)) }
+}
+
+/// The maximum of `row` (`shape.n` elements) by the order alone, in every lane (lanes may
+/// differ where the row holds a NaN).
+///
+/// # Safety
+/// `row.len() == shape.n`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn maximum(row: &[f32], shape: Shape) -> __m256 {
+    // SAFETY: every load ends by `shape.n` (the whole vectors before `n - 8`, then the last
+    // eight); AVX2 is the caller's.
+    unsafe {
+        let t = load(row, shape.n - 8);
+        let (mut a, mut b, mut c, mut d) = (t, t, t, t);
+        let mut k = 0;
+        while k + 4 <= shape.whole {
+            a = pick8::<Max>(load(row, 8 * k), a);
+            b = pick8::<Max>(load(row, 8 * k + 8), b);
+            c = pick8::<Max>(load(row, 8 * k + 16), c);
+            d = pick8::<Max>(load(row, 8 * k + 24), d);
+            k += 4;
+        }
+        while k + 2 <= shape.whole {
+            a = pick8::<Max>(load(row, 8 * k), a);
+            b = pick8::<Max>(load(row, 8 * k + 8), b);
+            k += 2;
+        }
+        if k < shape.whole {
+            c = pick8::<Max>(load(row, 8 * k), c);
+        }
+        let m = pick8::<Max>(pick8::<Max>(a, c), pick8::<Max>(b, d));
+        let m = pick8::<Max>(m, _mm256_permute2f128_ps::<1>(m, m));
+        let m = pick8::<Max>(m, _mm256_shuffle_ps::<0b01_00_11_10>(m, m));
+        pick8::<Max>(m, _mm256_shuffle_ps::<0b10_11_00_01>(m, m))
+    }
+}
+
+/// The outputs of `row` into `out` (both `shape.n` long): 1 where an element equals its lane of
+/// `s` or is NaN, 0 elsewhere; returns those lanes as all-ones, each element counted once.
+///
+/// # Safety
+/// `row.len() == out.len() == shape.n`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn outputs(row: &[f32], out: &mut [f32], s: __m256, one: __m256, shape: Shape) -> __m256i {
+    debug_assert!(row.len() == shape.n && out.len() == shape.n);
+    // SAFETY: as in `maximum`; the stores write `out` at the loads' offsets.
+    unsafe {
+        let mut count = _mm256_setzero_si256();
+        for k in 0..shape.whole {
+            count = _mm256_sub_epi32(count, put(row, out, 8 * k, s, one));
+        }
+        let last = _mm256_and_si256(put(row, out, shape.n - 8, s, one), shape.fresh);
+        _mm256_sub_epi32(count, last)
+    }
+}
+
+/// The eight outputs at `at`: 1 where `row`'s element equals its lane of `s` or is NaN, else
+/// 0; returns those lanes as all-ones.
+///
+/// # Safety
+/// `at + 8 <= row.len() == out.len()`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn put(row: &[f32], out: &mut [f32], at: usize, s: __m256, one: __m256) -> __m256i {
+    debug_assert!(at + 8 <= out.len());
+    // SAFETY: the caller's.
+    unsafe {
+        let e = _mm256_cmp_ps::<_CMP_EQ_UQ>(load(row, at), s);
+        _mm256_storeu_ps(out.as_mut_ptr().add(at), _mm256_and_ps(e, one));
+        _mm256_castps_si256(e)
+    }
+}
+
+/// The sum of the eight lanes of `count` (negated counts of all-ones lanes: the count).
+#[inline(always)]
+unsafe fn total(count: __m256i) -> i64 {
+    // SAFETY: the caller's AVX2.
+    unsafe {
+        let c = _mm_add_epi32(
+            _mm256_castsi256_si128(count),
+            _mm256_extracti128_si256::<1>(count),
+        );
+        let c = _mm_add_epi32(c, _mm_shuffle_epi32::<0b01_00_11_10>(c));
+        let c = _mm_add_epi32(c, _mm_shuffle_epi32::<0b10_11_00_01>(c));
+        -i64::from(_mm_cvtsi128_si32(c))
+    }
+}
+
+/// The rows of a group whose count was off, again: a row with a NaN by the exact rule, a row
+/// whose maximum (`maxima`, from lane 0) occurs more than once by its first occurrence; the
+/// others are already right.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn mend(gx: &[f32], gy: &mut [f32], maxima: &[f32; GROUP], shape: Shape) {
+    let n = shape.n;
+    for ((row, out), &m) in gx.chunks_exact(n).zip(gy.chunks_exact_mut(n)).zip(maxima) {
+        let s = _mm256_set1_ps(m);
+        let (mut nan, mut count, mut first) = (false, 0u32, None);
+        for k in 0..shape.whole {
+            // SAFETY: `8 * k + 8 <= n`.
+            let (nans, bits) = unsafe { bits(row, 8 * k, s, 0) };
+            note(&mut nan, &mut count, &mut first, 8 * k, nans, bits);
+        }
+        // SAFETY: `n >= 8`.
+        let (nans, bits) = unsafe { bits(row, n - 8, s, shape.held) };
+        note(
+            &mut nan,
+            &mut count,
+            &mut first,
+            n - 8 + shape.held as usize,
+            nans,
+            bits,
+        );
+        if nan {
+            hardmax_row(row, out);
+        } else if count != 1 {
+            out.fill(0.0);
+            if let Some(o) = first.and_then(|at| out.get_mut(at)) {
+                *o = 1.0;
+            }
+        }
+    }
+}
+
+/// The NaN lanes and the lanes equal to `s` of the eight elements of `row` at `at`, past the
+/// first `held` lanes (their bits shifted out).
+///
+/// # Safety
+/// `at + 8 <= row.len()`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn bits(row: &[f32], at: usize, s: __m256, held: u32) -> (u32, u32) {
+    // SAFETY: the caller's.
+    unsafe {
+        let v = load(row, at);
+        (
+            _mm256_movemask_ps(unord(v, v)).cast_unsigned() >> held,
+            _mm256_movemask_ps(eq(v, s)).cast_unsigned() >> held,
+        )
+    }
+}
+
+/// Adds the bits of the elements from `at` to a row's tally: whether it holds a NaN, how many
+/// elements equal its maximum, the first of them.
+fn note(
+    nan: &mut bool,
+    count: &mut u32,
+    first: &mut Option<usize>,
+    at: usize,
+    nans: u32,
+    bits: u32,
+) {
+    *nan |= nans != 0;
+    *count += bits.count_ones();
+    if first.is_none() && bits != 0 {
+        *first = Some(at + bits.trailing_zeros() as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::{hardmax_rows_equal, MAX_ROW, MIN_ROW};
+    use crate::kernels::rows_f32::avx2::available;
+    use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+    use crate::Max;
+
+    /// `y` against the definition (1 at the first maximum or first NaN, +0 elsewhere), bit for
+    /// bit.
+    fn check(x: &[f32], y: &[f32], n: usize, ctx: &str) {
+        for (r, (row, out)) in x.chunks_exact(n).zip(y.chunks_exact(n)).enumerate() {
+            let want = naive_arg::<f32, Max>(row, false);
+            for (j, o) in out.iter().enumerate() {
+                let expected = if j == want { 1f32 } else { 0f32 };
+                assert_eq!(
+                    o.to_bits(),
+                    expected.to_bits(),
+                    "{ctx}: row {r} element {j} (want {want})"
+                );
+            }
+        }
+    }
+
+    /// The kernel with the length at run time (each instance of a number of vectors, and the
+    /// general one past sixteen) and, for the lengths listed, as a constant.
+    fn run(x: &[f32], y: &mut [f32], n: usize) -> bool {
+        macro_rules! constant {
+            ($($c:literal)*) => {
+                match n {
+                    // SAFETY: the callers checked `available`.
+                    $($c => unsafe { hardmax_rows_equal::<$c>(x, y, n) },)*
+                    // SAFETY: as above.
+                    _ => unsafe { hardmax_rows_equal::<0>(x, y, n) },
+                }
+            };
+        }
+        // SAFETY: as above.
+        let dynamic = {
+            let mut y2 = y.to_vec();
+            let done = unsafe { hardmax_rows_equal::<0>(x, &mut y2, n) };
+            (done, y2)
+        };
+        let done = constant!(13 16 20 33 64 80 129 1000 1024);
+        assert_eq!(done, dynamic.0, "n {n}");
+        assert!(
+            y.iter()
+                .zip(&dynamic.1)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "n {n}: constant and run-time lengths differ"
+        );
+        done
+    }
+
+    /// Distinct values (the path without mending), then ties of the maximum before and after
+    /// it, ±0 as the maximum, infinities, NaN (two payloads, either sign) early, late and in
+    /// the last vector's overlap, rows all NaN or all -inf; every length the kernel takes up to
+    /// 140 and longer ones around the powers of two, group sizes whole and partial, the output
+    /// starting as garbage.
+    #[test]
+    fn rows_by_equality_match_the_definition() {
+        if !available() {
+            std::eprintln!("no AVX2 on this CPU: the kernel is never called");
+            return;
+        }
+        let mut g = Lcg(97);
+        let lengths = (MIN_ROW..=140).chain([200, 255, 256, 257, 500, 1000, 1023, MAX_ROW]);
+        for n in lengths {
+            for rows in [1, 7, 8, 9, 17, 40] {
+                let len = rows * n;
+                // Distinct values: a shuffled ramp.
+                let mut x: Vec<f32> = (0..len).map(|i| i as f32 * 0.25 - 100.0).collect();
+                for i in (1..len).rev() {
+                    x.swap(i, (g.next() as usize) % (i + 1));
+                }
+                let mut y = std::vec![7f32; len];
+                let ctx = std::format!("n {n} rows {rows}");
+                assert!(run(&x, &mut y, n), "{ctx}");
+                check(&x, &y, n, &ctx);
+                // One row at a time, something that needs mending.
+                for case in 0..9 {
+                    let mut xs = x.clone();
+                    let r = (g.next() as usize) % rows;
+                    let row = &mut xs[r * n..(r + 1) * n];
+                    let top = naive_arg::<f32, Max>(row, false);
+                    let other = (top + 1 + (g.next() as usize) % (n - 1)) % n;
+                    match case {
+                        // A tie of the maximum, before or after it.
+                        0 => row[other] = row[top],
+                        // ±0 as the maximum, in either order.
+                        1 | 2 => {
+                            row.iter_mut().for_each(|v| *v = -v.abs() - 1.0);
+                            let (a, b) = if case == 1 { (-0.0, 0.0) } else { (0.0, -0.0) };
+                            row[top.min(other)] = a;
+                            row[top.max(other)] = b;
+                        }
+                        // A NaN anywhere, then two NaNs with payloads (the first wins).
+                        3 => row[other] = f32::NAN,
+                        4 => {
+                            row[other] = f32::from_bits(0xffc0_0001);
+                            row[top] = f32::from_bits(0x7fc0_0002);
+                        }
+                        // A NaN in the last vector's overlap with the whole vectors, or last.
+                        5 => row[(n - 8).max(8 * ((n - 1) / 8) - 1).min(n - 1)] = -f32::NAN,
+                        6 => row[n - 1] = f32::NAN,
+                        // Every element NaN; every element -inf.
+                        7 => row.iter_mut().for_each(|v| *v = f32::NAN),
+                        _ => row.iter_mut().for_each(|v| *v = f32::NEG_INFINITY),
+                    }
+                    let mut y = std::vec![7f32; len];
+                    let ctx = std::format!("n {n} rows {rows} case {case} row {r}");
+                    assert!(run(&xs, &mut y, n), "{ctx}");
+                    check(&xs, &y, n, &ctx);
+                }
+                // Values from the pool: many ties, ±0, infinities, NaN.
+                let xp: Vec<f32> = (0..len).map(|_| f32_pool(&mut g, true)).collect();
+                let mut y = std::vec![7f32; len];
+                assert!(run(&xp, &mut y, n), "{ctx} pool");
+                check(&xp, &y, n, &std::format!("{ctx} pool"));
+            }
+        }
+    }
+
+    /// Lengths outside the kernel's, and outputs not as long as the input: refused, nothing
+    /// written.
+    #[test]
+    fn other_lengths_are_refused() {
+        if !available() {
+            return;
+        }
+        for n in [1, 8, MIN_ROW - 1, MAX_ROW + 1, 4096] {
+            let x = std::vec![1f32; 3 * n];
+            let mut y = std::vec![7f32; 3 * n];
+            // SAFETY: `available` found AVX2.
+            assert!(!unsafe { hardmax_rows_equal::<0>(&x, &mut y, n) }, "n {n}");
+            assert!(y.iter().all(|&v| v == 7.0), "n {n}");
+        }
+        let x = std::vec![1f32; 40];
+        let mut y = std::vec![7f32; 39];
+        // SAFETY: as above.
+        assert!(!unsafe { hardmax_rows_equal::<20>(&x, &mut y, 20) });
+        assert!(y.iter().all(|&v| v == 7.0));
+    }
+}
