@@ -18,14 +18,16 @@
 //! f32 rows by equality).
 
 use core::arch::x86_64::{
-    __m256, __m256i, _mm256_and_ps, _mm256_and_si256, _mm256_castps256_ps128, _mm256_castps_si256,
-    _mm256_castsi256_si128, _mm256_cmp_ps, _mm256_cmpgt_epi32, _mm256_extracti128_si256,
-    _mm256_loadu_ps, _mm256_movemask_ps, _mm256_permute2f128_ps, _mm256_set1_epi32, _mm256_set1_ps,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_sub_epi32,
-    _mm_add_epi32, _mm_cvtsi128_si32, _mm_cvtss_f32, _mm_shuffle_epi32, _CMP_EQ_UQ,
+    __m256, __m256i, _mm256_and_ps, _mm256_and_si256, _mm256_castps_si256, _mm256_castsi256_si128,
+    _mm256_cmp_ps, _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_ps,
+    _mm256_movemask_ps, _mm256_permute2f128_ps, _mm256_permutevar8x32_ps, _mm256_set1_epi32,
+    _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_setzero_si256, _mm256_shuffle_ps,
+    _mm256_storeu_ps, _mm256_sub_epi32, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
+    _CMP_EQ_UQ,
 };
 
 use super::avx2::{eq, pick8, unord};
+use super::eights::across8;
 use crate::kernels::hardmax::hardmax_row;
 use crate::Max;
 
@@ -145,25 +147,37 @@ fn every_row(x: &[f32], y: &mut [f32], shape: Shape) {
     // SAFETY (the intrinsics below): the callers run only with AVX2 (`hardmax_rows_equal`'s
     // contract).
     let one = unsafe { _mm256_set1_ps(1.0) };
-    let mut maxima = [0.0f32; GROUP];
     for (gx, gy) in x.chunks(GROUP * n).zip(y.chunks_mut(GROUP * n)) {
         let mut count = unsafe { _mm256_setzero_si256() };
-        for ((row, out), m) in gx
-            .chunks_exact(n)
-            .zip(gy.chunks_exact_mut(n))
-            .zip(maxima.iter_mut())
-        {
-            // SAFETY: `row` and `out` hold `n` elements; AVX2 as above.
-            unsafe {
-                let s = maximum(row, shape);
-                *m = _mm_cvtss_f32(_mm256_castps256_ps128(s));
-                count = _mm256_sub_epi32(count, outputs(row, out, s, one, shape));
+        if shape.whole < 4 && gx.len() == GROUP * n {
+            // Short rows, a whole group: the eight rows' lanes reduced together, each row's
+            // maximum then spread from its lane.
+            let mut m = [unsafe { _mm256_setzero_ps() }; GROUP];
+            for (m, row) in m.iter_mut().zip(gx.chunks_exact(n)) {
+                // SAFETY: `row` holds `n` elements; AVX2 as above.
+                *m = unsafe { lanes(row, shape) };
+            }
+            let m = unsafe { across8::<Max>(m) };
+            for (r, (row, out)) in gx.chunks_exact(n).zip(gy.chunks_exact_mut(n)).enumerate() {
+                // SAFETY: as above.
+                unsafe {
+                    let s = _mm256_permutevar8x32_ps(m, _mm256_set1_epi32(r as i32));
+                    count = _mm256_sub_epi32(count, outputs(row, out, s, one, shape));
+                }
+            }
+        } else {
+            for (row, out) in gx.chunks_exact(n).zip(gy.chunks_exact_mut(n)) {
+                // SAFETY: `row` and `out` hold `n` elements; AVX2 as above.
+                unsafe {
+                    let s = maximum(row, shape);
+                    count = _mm256_sub_epi32(count, outputs(row, out, s, one, shape));
+                }
             }
         }
         // SAFETY: AVX2 as above.
         if unsafe { total(count) } != (gx.len() / n) as i64 {
             // SAFETY: AVX2 as above.
-            unsafe { mend(gx, gy, &maxima, shape) };
+            unsafe { mend(gx, gy, shape) };
         }
     }
 }
@@ -186,31 +200,48 @@ unsafe fn load(row: &[f32], at: usize) -> __m256 {
 /// `row.len() == shape.n`; the CPU has AVX2.
 #[inline(always)]
 unsafe fn maximum(row: &[f32], shape: Shape) -> __m256 {
-    // SAFETY: every load ends by `shape.n` (the whole vectors before `n - 8`, then the last
-    // eight); AVX2 is the caller's.
+    // SAFETY: the caller's.
     unsafe {
-        let t = load(row, shape.n - 8);
-        let (mut a, mut b, mut c, mut d) = (t, t, t, t);
-        let mut k = 0;
-        while k + 4 <= shape.whole {
-            a = pick8::<Max>(load(row, 8 * k), a);
-            b = pick8::<Max>(load(row, 8 * k + 8), b);
-            c = pick8::<Max>(load(row, 8 * k + 16), c);
-            d = pick8::<Max>(load(row, 8 * k + 24), d);
-            k += 4;
-        }
-        while k + 2 <= shape.whole {
-            a = pick8::<Max>(load(row, 8 * k), a);
-            b = pick8::<Max>(load(row, 8 * k + 8), b);
-            k += 2;
-        }
-        if k < shape.whole {
-            c = pick8::<Max>(load(row, 8 * k), c);
-        }
-        let m = pick8::<Max>(pick8::<Max>(a, c), pick8::<Max>(b, d));
+        let m = lanes(row, shape);
         let m = pick8::<Max>(m, _mm256_permute2f128_ps::<1>(m, m));
         let m = pick8::<Max>(m, _mm256_shuffle_ps::<0b01_00_11_10>(m, m));
         pick8::<Max>(m, _mm256_shuffle_ps::<0b10_11_00_01>(m, m))
+    }
+}
+
+/// `row` (`shape.n` elements) folded into eight lanes by the order alone: its last eight
+/// elements, then the whole vectors before them.
+///
+/// # Safety
+/// `row.len() == shape.n`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn lanes(row: &[f32], shape: Shape) -> __m256 {
+    // SAFETY: every load ends by `shape.n` (the whole vectors before `n - 8`, then the last
+    // eight); AVX2 is the caller's.
+    unsafe {
+        let mut a = load(row, shape.n - 8);
+        if shape.whole < 4 {
+            // One chain: a row this short waits on its few compares either way.
+            for k in 0..shape.whole {
+                a = pick8::<Max>(load(row, 8 * k), a);
+            }
+            a
+        } else {
+            let (mut b, mut c, mut d) = (load(row, 0), load(row, 8), load(row, 16));
+            let mut k = 3;
+            while k + 4 <= shape.whole {
+                a = pick8::<Max>(load(row, 8 * k), a);
+                b = pick8::<Max>(load(row, 8 * k + 8), b);
+                c = pick8::<Max>(load(row, 8 * k + 16), c);
+                d = pick8::<Max>(load(row, 8 * k + 24), d);
+                k += 4;
+            }
+            while k < shape.whole {
+                a = pick8::<Max>(load(row, 8 * k), a);
+                k += 1;
+            }
+            pick8::<Max>(pick8::<Max>(a, c), pick8::<Max>(b, d))
+        }
     }
 }
 
@@ -265,15 +296,17 @@ unsafe fn total(count: __m256i) -> i64 {
 }
 
 /// The rows of a group whose count was off, again: a row with a NaN by the exact rule, a row
-/// whose maximum (`maxima`, from lane 0) occurs more than once by its first occurrence; the
+/// whose maximum occurs more than once by its first occurrence; the
 /// others are already right.
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-fn mend(gx: &[f32], gy: &mut [f32], maxima: &[f32; GROUP], shape: Shape) {
+fn mend(gx: &[f32], gy: &mut [f32], shape: Shape) {
     let n = shape.n;
-    for ((row, out), &m) in gx.chunks_exact(n).zip(gy.chunks_exact_mut(n)).zip(maxima) {
-        let s = _mm256_set1_ps(m);
+    for (row, out) in gx.chunks_exact(n).zip(gy.chunks_exact_mut(n)) {
+        // SAFETY: `row` holds `n` elements; AVX2 is this function's. Without a NaN, every
+        // lane holds the maximum.
+        let s = unsafe { maximum(row, shape) };
         let (mut nan, mut count, mut first) = (false, 0u32, None);
         for k in 0..shape.whole {
             // SAFETY: `8 * k + 8 <= n`.
