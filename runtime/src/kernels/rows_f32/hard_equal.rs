@@ -27,7 +27,10 @@ use core::arch::x86_64::{
 };
 
 use super::avx2::{eq, pick8, unord};
-use super::eights::across8;
+use super::eights::{across8, MAX_ROW as EIGHTS_MAX};
+use super::hard_eights::hardmax_eights;
+use super::hard_row::hardmax_rows_one;
+use super::Ones;
 use crate::kernels::hardmax::hardmax_row;
 use crate::Max;
 
@@ -103,7 +106,7 @@ pub(in crate::kernels) unsafe fn hardmax_rows_equal<const N: usize>(
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn rows_of<const K: usize>(x: &[f32], y: &mut [f32], n: usize) {
     let shape = Shape::new::<K>(n);
-    every_row(x, y, shape);
+    every_row::<0>(x, y, shape);
 }
 
 /// [`every_row`] of rows of the constant `N`.
@@ -111,7 +114,7 @@ fn rows_of<const K: usize>(x: &[f32], y: &mut [f32], n: usize) {
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn rows<const N: usize, const K: usize>(x: &[f32], y: &mut [f32]) {
     let shape = Shape::new::<K>(N);
-    every_row(x, y, shape);
+    every_row::<N>(x, y, shape);
 }
 
 /// A row's layout in vectors: `whole` vectors from its start, then its last eight elements, of
@@ -148,16 +151,31 @@ impl Shape {
 }
 
 /// Hardmax of each whole row of `x` into `y` (as long as `x`), [`GROUP`] rows' counts at a
-/// time.
+/// time. After a group that had to be mended, the next groups ([`CALM_MIN`], twice as many after each
+/// mended group in a row, up to [`CALM_MAX`]) go by the kernels that find positions first
+/// ([`by_positions`]), which ties do not slow: rows with many ties (integers, quantized values,
+/// rows of zeros) would otherwise pay the mending for nearly every group.
 #[inline(always)]
-fn every_row(x: &[f32], y: &mut [f32], shape: Shape) {
+fn every_row<const N: usize>(x: &[f32], y: &mut [f32], shape: Shape) {
     let n = shape.n;
     let rows = x.len() / n;
     let (x, y) = (&x[..rows * n], &mut y[..rows * n]);
     // SAFETY (the intrinsics below): the callers run only with AVX2 (`hardmax_rows_equal`'s
     // contract).
     let one = unsafe { _mm256_set1_ps(1.0) };
-    for (gx, gy) in x.chunks(GROUP * n).zip(y.chunks_mut(GROUP * n)) {
+    let (mut calm, mut next_calm) = (0, CALM_MIN);
+    let mut at = 0;
+    while at < rows {
+        if calm > 0 {
+            let end = (at + calm * GROUP).min(rows);
+            // SAFETY: AVX2 as above.
+            unsafe { by_positions::<N>(&x[at * n..end * n], &mut y[at * n..end * n], n) };
+            (at, calm) = (end, 0);
+            continue;
+        }
+        let end = (at + GROUP).min(rows);
+        let (gx, gy) = (&x[at * n..end * n], &mut y[at * n..end * n]);
+        at = end;
         let mut count = unsafe { _mm256_setzero_si256() };
         if shape.whole < 4 && gx.len() == GROUP * n {
             // Short rows, a whole group: the eight rows' lanes reduced together, each row's
@@ -185,11 +203,42 @@ fn every_row(x: &[f32], y: &mut [f32], shape: Shape) {
             }
         }
         // SAFETY: AVX2 as above.
-        if unsafe { total(count) } != (gx.len() / n) as i64 {
+        if unsafe { total(count) } == (gx.len() / n) as i64 {
+            next_calm = CALM_MIN;
+        } else {
             // SAFETY: AVX2 as above.
             unsafe { mend(gx, gy, shape) };
+            calm = next_calm;
+            next_calm = (2 * next_calm).min(CALM_MAX);
         }
     }
+}
+
+/// The groups taken by [`by_positions`] after a first mended group (a group to mend costs about
+/// four of the others).
+const CALM_MIN: usize = 4;
+
+/// The most groups taken by [`by_positions`] after a mended group before the kernel tries again.
+const CALM_MAX: usize = 256;
+
+/// Hardmax of the rows of `n` of `x` into `y` by the kernels that find each row's position
+/// first: eight rows at a time for rows up to 64 ([`super::hard_eights`]), then one at a time
+/// ([`super::hard_row`]).
+///
+/// # Safety
+/// The CPU must have the features [`super::avx2::available`] checks.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+unsafe fn by_positions<const N: usize>(x: &[f32], y: &mut [f32], n: usize) {
+    let mut done = 0;
+    if n <= EIGHTS_MAX {
+        // SAFETY: the caller's.
+        done = unsafe { hardmax_eights::<N>(x, Ones::new(y, n), n) };
+    }
+    // SAFETY: the caller's.
+    let taken = unsafe { hardmax_rows_one::<N>(&x[done * n..], &mut y[done * n..], n) };
+    debug_assert!(taken);
 }
 
 /// The eight elements of `row` from `at`.
