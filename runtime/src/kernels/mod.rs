@@ -407,7 +407,7 @@ fn hardmax_rows_equal_f32<T: Element, const N: usize>(x: &[T], y: &mut [T], n: u
         not(debug_assertions),
         not(feature = "small-code")
     ))]
-    return rows_f32::hardmax_rows_equal::<T, N>(x, y, n);
+    return rows_f32::hardmax_rows_by_equality::<T, N>(x, y, n);
     #[cfg(not(all(
         target_arch = "x86_64",
         target_feature = "sse2",

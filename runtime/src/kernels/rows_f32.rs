@@ -29,6 +29,8 @@ mod fixed;
 mod hard_eights;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod hard_equal;
+#[cfg_attr(any(debug_assertions, feature = "small-code"), allow(unused_imports))]
+pub(super) use hard_equal::hardmax_rows_by_equality;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod hard_row;
 mod long;
@@ -387,31 +389,6 @@ pub(super) fn hardmax_rows_one<T: Element, const N: usize>(x: &[T], y: &mut [T],
     };
     // SAFETY: `available` found the features the kernel is compiled for.
     unsafe { hard_row::hardmax_rows_one::<N>(x, y, n) }
-}
-
-/// Hardmax of each contiguous row of `n` (13 to 1024) by equality with its maximum, by the AVX2
-/// kernel ([`hard_equal`]) where the CPU has it: `false` (nothing done) otherwise. `N` is `n`
-/// where the caller has it as a constant, 0 otherwise.
-#[cfg_attr(feature = "small-code", allow(dead_code))]
-#[inline(always)]
-pub(super) fn hardmax_rows_equal<T: Element, const N: usize>(
-    x: &[T],
-    y: &mut [T],
-    n: usize,
-) -> bool {
-    if (N != 0 && N != n)
-        || cfg!(feature = "small-code")
-        || !matches!(T::DTYPE, DType::F32)
-        || !(hard_equal::MIN_ROW..=hard_equal::MAX_ROW).contains(&n)
-        || !avx2::available()
-    {
-        return false;
-    }
-    let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) else {
-        return false;
-    };
-    // SAFETY: `available` found the features the kernel is compiled for.
-    unsafe { hard_equal::hardmax_rows_equal::<N>(x, y, n) }
 }
 
 /// [`arg_rows`], and with `VALUES` each row's extreme into `v` too (the element at its index:
