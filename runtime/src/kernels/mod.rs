@@ -216,7 +216,8 @@ pub(crate) fn reduce_rows_nan_free_f32<T: Element, D: Direction, const R: usize>
 }
 
 /// Hardmax of each contiguous row of `n` of `x` into `y` by the f32 row kernels of x86-64 when
-/// they take them (as [`reduce_rows_f32`]): whole groups of eight rows with their outputs as
+/// they take them (as [`reduce_rows_f32`]): rows of 13 to 1024 by equality with their maximum
+/// (AVX2; a few rows past 128 excepted), else whole groups of eight rows with their outputs as
 /// the kernel goes (rows of 3 to 64, AVX2), then the rows of eight or more left one at a time,
 /// each read once while its outputs are zeroed (AVX2), else a tile of rows' positions at a time
 /// followed by the tile's zeros and ones; `false` (nothing done) otherwise. `N` is `n` where the
