@@ -244,6 +244,7 @@ pub(super) fn arg_tile_pass<
                 v,
                 h: &mut [],
                 one: 0,
+                zeroed: false,
             };
             return arg_tile_half::<D, LAST, TILE>(b, out, inner, start, end, inf_of::<T>());
         }

@@ -143,7 +143,13 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
     end: usize,
     inf: i16,
 ) -> bool {
-    let Out { y, v, h, one } = out;
+    let Out {
+        y,
+        v,
+        h,
+        one,
+        zeroed,
+    } = out;
     let n = end.saturating_sub(start);
     let rows = x.len().checked_div(inner).unwrap_or(0);
     let chunks = n.div_ceil(L);
@@ -166,7 +172,8 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
     };
     let mut nan = zero;
     let (hi, lo) = (_mm256_set1_epi16(inf), _mm256_set1_epi16(-inf));
-    let hp = if h.is_empty() {
+    // The zeros as the rows are read, unless `h` holds them already.
+    let hp = if h.is_empty() || zeroed {
         core::ptr::null_mut()
     } else {
         h.as_mut_ptr()
