@@ -421,7 +421,7 @@ pub(super) fn arg_rows_values<
     let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
         return false;
     };
-    let eights = (eights::MIN_ROW..=eights::MAX_ROW).contains(&n) && avx2::available();
+    let eights = (eights::MIN_ROW..=eights::ARG_MAX_ROW).contains(&n) && avx2::available();
     let (x, y, v) = if columns || eights {
         // Eight rows at a time, then the rows left (fewer than eight) by the kernels below.
         // SAFETY: `available` found the features the kernel is compiled for.

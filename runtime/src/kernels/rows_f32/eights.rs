@@ -1,5 +1,6 @@
-//! The arg-reductions of contiguous `f32` rows of [`MIN_ROW`] to [`MAX_ROW`] elements in
-//! 32-byte AVX2 vectors, eight rows at a time, for CPUs that have them (checked at run time).
+//! The arg-reductions of contiguous `f32` rows of [`MIN_ROW`] to [`ARG_MAX_ROW`] elements in
+//! 32-byte AVX2 vectors, eight rows at a time, for CPUs that have them (checked at run time);
+//! the Hardmax kernels of eight rows ([`super::hard_eights`]) share its folds, to [`MAX_ROW`].
 //!
 //! NaN is looked for over the eight rows' elements first (two vectors per compare); eight rows
 //! with one are done again by the exact rule. Otherwise each row is folded by the order alone
@@ -12,8 +13,9 @@
 //! Measured (AMD EPYC, Zen 3; 2 MiB of rows, against the kernels these rows took before): rows
 //! of 10 to 31 1.3-1.6x faster than the SSE2 kernel's four rows at a time, rows of 40 to 56
 //! 1.2-1.3x faster than the AVX2 kernel's one row at a time ([`super::avx2`]); from 64 on they
-//! ran alike. The number of vectors per row is a constant of each instance (one to eight), so
-//! the per-row loops unroll whatever the length.
+//! ran alike. The number of vectors per row is a constant of each instance (one to sixteen), so
+//! the per-row loops unroll whatever the length; rows of more than eight vectors fold in two
+//! chains and keep their bits in two words.
 
 use core::arch::x86_64::{
     __m256, _mm256_broadcast_ss, _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_shuffle_ps,
@@ -31,8 +33,15 @@ use crate::Direction;
 /// The shortest rows this kernel takes (one vector).
 pub(in crate::kernels) const MIN_ROW: usize = 8;
 
-/// The longest rows this kernel takes (eight vectors: the row's bits fill one 64-bit word).
+/// The longest rows the kernels of eight rows at a time take for a Hardmax (eight vectors: the
+/// row's bits fill one 64-bit word).
 pub(in crate::kernels) const MAX_ROW: usize = 64;
+
+/// The longest rows this kernel takes for the arg-reductions (sixteen vectors: two words of
+/// bits). Rows of 65 to 128 went one at a time before ([`super::avx2`], the search that keeps
+/// each lane's position, [`super::tracked`]), which on an Intel Xeon (Emerald Rapids), where a
+/// blend is three operations, read 2.7-3.0x of the stream against 2.0-2.2x this way.
+pub(in crate::kernels) const ARG_MAX_ROW: usize = 128;
 
 /// The index of the extreme of each contiguous row of `n` ([`MIN_ROW`] to [`MAX_ROW`]) of `x`
 /// into `y`, as [`arg_row`] gives it, and with `VALUES` each row's extreme into `v` (of two
@@ -62,6 +71,14 @@ pub(in crate::kernels) unsafe fn arg_eights<
         6 => groups::<D, LAST, VALUES, I, 6>(x, y, v, n),
         7 => groups::<D, LAST, VALUES, I, 7>(x, y, v, n),
         8 => groups::<D, LAST, VALUES, I, 8>(x, y, v, n),
+        9 => groups::<D, LAST, VALUES, I, 9>(x, y, v, n),
+        10 => groups::<D, LAST, VALUES, I, 10>(x, y, v, n),
+        11 => groups::<D, LAST, VALUES, I, 11>(x, y, v, n),
+        12 => groups::<D, LAST, VALUES, I, 12>(x, y, v, n),
+        13 => groups::<D, LAST, VALUES, I, 13>(x, y, v, n),
+        14 => groups::<D, LAST, VALUES, I, 14>(x, y, v, n),
+        15 => groups::<D, LAST, VALUES, I, 15>(x, y, v, n),
+        16 => groups::<D, LAST, VALUES, I, 16>(x, y, v, n),
         _ => 0,
     }
 }
@@ -110,13 +127,29 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
         store8(&mut extremes, across8::<D>(m));
         vals.put8(&extremes);
         for (r, (o, e)) in o.iter_mut().zip(&extremes).enumerate() {
-            // SAFETY: as for `fold` above.
-            let bits = unsafe { equal_bits::<K>(g, r * n, n, _mm256_broadcast_ss(e)) };
-            *o = index::<I>(if LAST {
-                highest_bit(bits)
+            let at = if K <= 8 {
+                // SAFETY: as for `fold` above.
+                let bits = unsafe { equal_bits::<K>(g, r * n, n, _mm256_broadcast_ss(e)) };
+                if LAST {
+                    highest_bit(bits)
+                } else {
+                    lowest_bit(bits)
+                }
             } else {
-                lowest_bit(bits)
-            });
+                // SAFETY: as for `fold` above.
+                let (lo, hi) = unsafe { equal_words::<K>(g, r * n, n, _mm256_broadcast_ss(e)) };
+                // The word to search, chosen by selects (which word holds the answer is as
+                // random as the data: a branch would mispredict).
+                let upper = if LAST { hi != 0 } else { lo == 0 };
+                let word = if upper { hi } else { lo };
+                let base = if upper { 64 } else { 0 };
+                base + if LAST {
+                    highest_bit(word)
+                } else {
+                    lowest_bit(word)
+                }
+            };
+            *o = index::<I>(at);
         }
     }
     done
@@ -184,10 +217,58 @@ pub(super) unsafe fn fold<D: Direction, const K: usize>(
     // SAFETY: every load ends by `start + n` (the caller's bounds).
     unsafe {
         let mut m = load(g, start + n - 8);
-        for k in 0..K - 1 {
-            m = pick8::<D>(load(g, start + 8 * k), m);
+        if K <= 8 {
+            for k in 0..K - 1 {
+                m = pick8::<D>(load(g, start + 8 * k), m);
+            }
+            return m;
         }
-        m
+        // Longer rows: two chains.
+        let mut m2 = load(g, start);
+        for k in 1..K - 1 {
+            if k % 2 == 0 {
+                m2 = pick8::<D>(load(g, start + 8 * k), m2);
+            } else {
+                m = pick8::<D>(load(g, start + 8 * k), m);
+            }
+        }
+        pick8::<D>(m2, m)
+    }
+}
+
+/// [`equal_bits`] of rows of nine to sixteen vectors (`K`), in two words: elements 0 to 63,
+/// then 64 to 127.
+///
+/// # Safety
+/// As for [`fold`].
+#[inline(always)]
+unsafe fn equal_words<const K: usize>(
+    g: &[f32],
+    start: usize,
+    n: usize,
+    splat: __m256,
+) -> (u64, u64) {
+    // SAFETY: as in `fold`.
+    unsafe {
+        let (mut lo, mut hi) = (0u64, 0u64);
+        for k in 0..K - 1 {
+            let bits = u64::from(mask(eq(load(g, start + 8 * k), splat)));
+            if k < 8 {
+                lo |= bits << (8 * k);
+            } else {
+                hi |= bits << (8 * k - 64);
+            }
+        }
+        // The last eight elements' bits past the whole vectors (one to eight of them), placed
+        // after those: within one word, since the whole vectors end at a multiple of eight.
+        let whole = 8 * (K - 1);
+        let tail = u64::from(mask(eq(load(g, start + n - 8), splat))) >> (whole + 8 - n);
+        if whole < 64 {
+            lo |= tail << whole;
+        } else {
+            hi |= tail << (whole - 64);
+        }
+        (lo, hi)
     }
 }
 

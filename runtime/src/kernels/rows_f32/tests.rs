@@ -200,7 +200,7 @@ fn eight_rows<D: Direction>(
                 eights::arg_eights::<D, false, true, i64>(x, &mut eight[0], &mut eight_v[0], n)
             }
         };
-        let fits = (eights::MIN_ROW..=eights::MAX_ROW).contains(&n);
+        let fits = (eights::MIN_ROW..=eights::ARG_MAX_ROW).contains(&n);
         assert_eq!(
             done,
             if fits { rows / 8 * 8 } else { 0 },
