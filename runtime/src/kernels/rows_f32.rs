@@ -406,7 +406,10 @@ pub(super) fn arg_rows_values<
     v: &mut [T],
     n: usize,
 ) -> bool {
-    if long_fits::<T>(n) && avx2::available() {
+    // Long rows: the kernel of parts, after the kernel of eight rows at a time up to its
+    // longest rows.
+    let long = long_fits::<T>(n) && avx2::available();
+    if long && n > eights::ARG_MAX_ROW {
         let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
             return false;
         };
@@ -415,7 +418,7 @@ pub(super) fn arg_rows_values<
         return true;
     }
     let columns = columns_fit::<T>(n) && avx2::available();
-    if !fits::<T>(n) && !columns {
+    if !fits::<T>(n) && !columns && !long {
         return false;
     }
     let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) else {
@@ -444,6 +447,11 @@ pub(super) fn arg_rows_values<
     } else {
         (x, y, v)
     };
+    if long {
+        // SAFETY: `available` found the features the kernel is compiled for.
+        unsafe { long::arg_long_rows::<D, LAST, VALUES, I>(x, y, v, n) };
+        return true;
+    }
     if n >= AVX2_FROM && avx2::available() {
         // SAFETY: `available` found the features the kernel is compiled for.
         unsafe { avx2::arg_rows::<D, LAST, VALUES, I>(x, y, v, n) };

@@ -13,9 +13,9 @@
 //! Measured (AMD EPYC, Zen 3; 2 MiB of rows, against the kernels these rows took before): rows
 //! of 10 to 31 1.3-1.6x faster than the SSE2 kernel's four rows at a time, rows of 40 to 56
 //! 1.2-1.3x faster than the AVX2 kernel's one row at a time ([`super::avx2`]); from 64 on they
-//! ran alike. The number of vectors per row is a constant of each instance (one to sixteen), so
+//! ran alike. The number of vectors per row is a constant of each instance (one to twenty), so
 //! the per-row loops unroll whatever the length; rows of more than eight vectors fold in two
-//! chains and keep their bits in two words.
+//! chains and keep their bits in two or three words.
 
 use core::arch::x86_64::{
     __m256, _mm256_broadcast_ss, _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_shuffle_ps,
@@ -37,11 +37,13 @@ pub(in crate::kernels) const MIN_ROW: usize = 8;
 /// row's bits fill one 64-bit word).
 pub(in crate::kernels) const MAX_ROW: usize = 64;
 
-/// The longest rows this kernel takes for the arg-reductions (sixteen vectors: two words of
-/// bits). Rows of 65 to 128 went one at a time before ([`super::avx2`], the search that keeps
-/// each lane's position, [`super::tracked`]), which on an Intel Xeon (Emerald Rapids), where a
-/// blend is three operations, read 2.7-3.0x of the stream against 2.0-2.2x this way.
-pub(in crate::kernels) const ARG_MAX_ROW: usize = 128;
+/// The longest rows this kernel takes for the arg-reductions (twenty vectors: three words of
+/// bits). Measured on an Intel Xeon (Emerald Rapids), against the kernels these rows took
+/// before: rows of 65 to 128 1.5-1.6x faster than the one-row search that keeps each lane's
+/// position ([`super::tracked`], whose blends are three operations there), 2.7-3.0x of the
+/// stream -> 1.7-2.0x; rows of 129 1.3-1.5x and of 160 up to 1.15x faster than the kernel of
+/// parts ([`super::long`]), which stays faster from rows of 200 (1.3-1.5x).
+pub(in crate::kernels) const ARG_MAX_ROW: usize = 160;
 
 /// The index of the extreme of each contiguous row of `n` ([`MIN_ROW`] to [`MAX_ROW`]) of `x`
 /// into `y`, as [`arg_row`] gives it, and with `VALUES` each row's extreme into `v` (of two
@@ -63,22 +65,26 @@ pub(in crate::kernels) unsafe fn arg_eights<
     n: usize,
 ) -> usize {
     match n.div_ceil(8) {
-        1 => groups::<D, LAST, VALUES, I, 1>(x, y, v, n),
-        2 => groups::<D, LAST, VALUES, I, 2>(x, y, v, n),
-        3 => groups::<D, LAST, VALUES, I, 3>(x, y, v, n),
-        4 => groups::<D, LAST, VALUES, I, 4>(x, y, v, n),
-        5 => groups::<D, LAST, VALUES, I, 5>(x, y, v, n),
-        6 => groups::<D, LAST, VALUES, I, 6>(x, y, v, n),
-        7 => groups::<D, LAST, VALUES, I, 7>(x, y, v, n),
-        8 => groups::<D, LAST, VALUES, I, 8>(x, y, v, n),
-        9 => groups::<D, LAST, VALUES, I, 9>(x, y, v, n),
-        10 => groups::<D, LAST, VALUES, I, 10>(x, y, v, n),
-        11 => groups::<D, LAST, VALUES, I, 11>(x, y, v, n),
-        12 => groups::<D, LAST, VALUES, I, 12>(x, y, v, n),
-        13 => groups::<D, LAST, VALUES, I, 13>(x, y, v, n),
-        14 => groups::<D, LAST, VALUES, I, 14>(x, y, v, n),
-        15 => groups::<D, LAST, VALUES, I, 15>(x, y, v, n),
-        16 => groups::<D, LAST, VALUES, I, 16>(x, y, v, n),
+        1 => groups::<D, LAST, VALUES, I, 1, 1>(x, y, v, n),
+        2 => groups::<D, LAST, VALUES, I, 2, 1>(x, y, v, n),
+        3 => groups::<D, LAST, VALUES, I, 3, 1>(x, y, v, n),
+        4 => groups::<D, LAST, VALUES, I, 4, 1>(x, y, v, n),
+        5 => groups::<D, LAST, VALUES, I, 5, 1>(x, y, v, n),
+        6 => groups::<D, LAST, VALUES, I, 6, 1>(x, y, v, n),
+        7 => groups::<D, LAST, VALUES, I, 7, 1>(x, y, v, n),
+        8 => groups::<D, LAST, VALUES, I, 8, 1>(x, y, v, n),
+        9 => groups::<D, LAST, VALUES, I, 9, 2>(x, y, v, n),
+        10 => groups::<D, LAST, VALUES, I, 10, 2>(x, y, v, n),
+        11 => groups::<D, LAST, VALUES, I, 11, 2>(x, y, v, n),
+        12 => groups::<D, LAST, VALUES, I, 12, 2>(x, y, v, n),
+        13 => groups::<D, LAST, VALUES, I, 13, 2>(x, y, v, n),
+        14 => groups::<D, LAST, VALUES, I, 14, 2>(x, y, v, n),
+        15 => groups::<D, LAST, VALUES, I, 15, 2>(x, y, v, n),
+        16 => groups::<D, LAST, VALUES, I, 16, 2>(x, y, v, n),
+        17 => groups::<D, LAST, VALUES, I, 17, 3>(x, y, v, n),
+        18 => groups::<D, LAST, VALUES, I, 18, 3>(x, y, v, n),
+        19 => groups::<D, LAST, VALUES, I, 19, 3>(x, y, v, n),
+        20 => groups::<D, LAST, VALUES, I, 20, 3>(x, y, v, n),
         _ => 0,
     }
 }
@@ -86,7 +92,14 @@ pub(in crate::kernels) unsafe fn arg_eights<
 /// [`arg_eights`] of rows of `K` vectors (`n` from `8 * K - 7` to `8 * K`, at least eight).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K: usize>(
+fn groups<
+    D: Direction,
+    const LAST: bool,
+    const VALUES: bool,
+    I: Index,
+    const K: usize,
+    const W: usize,
+>(
     x: &[f32],
     y: &mut [I],
     v: &mut [f32],
@@ -137,12 +150,17 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
                 }
             } else {
                 // SAFETY: as for `fold` above.
-                let (lo, hi) = unsafe { equal_words::<K>(g, r * n, n, _mm256_broadcast_ss(e)) };
+                let words = unsafe { equal_words::<K, W>(g, r * n, n, _mm256_broadcast_ss(e)) };
                 // The word to search, chosen by selects (which word holds the answer is as
-                // random as the data: a branch would mispredict).
-                let upper = if LAST { hi != 0 } else { lo == 0 };
-                let word = if upper { hi } else { lo };
-                let base = if upper { 64 } else { 0 };
+                // random as the data: a branch would mispredict): the first one not zero (with
+                // `LAST`, the last), the last one taken going from the other end.
+                let (mut word, mut base) = (0, 0);
+                for w in 0..W {
+                    let k = if LAST { w } else { W - 1 - w };
+                    let take = words[k] != 0;
+                    word = if take { words[k] } else { word };
+                    base = if take { 64 * k } else { base };
+                }
                 base + if LAST {
                     highest_bit(word)
                 } else {
@@ -236,39 +254,31 @@ pub(super) unsafe fn fold<D: Direction, const K: usize>(
     }
 }
 
-/// [`equal_bits`] of rows of nine to sixteen vectors (`K`), in two words: elements 0 to 63,
-/// then 64 to 127.
+/// [`equal_bits`] of rows of nine to twenty vectors (`K`), in `W` words (`K.div_ceil(8)`):
+/// elements 0 to 63, then 64 to 127, and so on.
 ///
 /// # Safety
 /// As for [`fold`].
 #[inline(always)]
-unsafe fn equal_words<const K: usize>(
+unsafe fn equal_words<const K: usize, const W: usize>(
     g: &[f32],
     start: usize,
     n: usize,
     splat: __m256,
-) -> (u64, u64) {
+) -> [u64; W] {
     // SAFETY: as in `fold`.
     unsafe {
-        let (mut lo, mut hi) = (0u64, 0u64);
+        let mut words = [0u64; W];
         for k in 0..K - 1 {
             let bits = u64::from(mask(eq(load(g, start + 8 * k), splat)));
-            if k < 8 {
-                lo |= bits << (8 * k);
-            } else {
-                hi |= bits << (8 * k - 64);
-            }
+            words[k / 8] |= bits << (8 * (k % 8));
         }
         // The last eight elements' bits past the whole vectors (one to eight of them), placed
         // after those: within one word, since the whole vectors end at a multiple of eight.
         let whole = 8 * (K - 1);
         let tail = u64::from(mask(eq(load(g, start + n - 8), splat))) >> (whole + 8 - n);
-        if whole < 64 {
-            lo |= tail << whole;
-        } else {
-            hi |= tail << (whole - 64);
-        }
-        (lo, hi)
+        words[whole / 64] |= tail << (whole % 64);
+        words
     }
 }
 

@@ -411,43 +411,47 @@ fn nan_free_rows_match_the_definition() {
 }
 
 #[cfg(not(feature = "small-code"))]
+/// The rows of `n` of `x` through `arg_rows` (the last index) and `arg_rows_values` (the
+/// first, with values) against the definition; where the CPU lacks AVX2, that no kernel took them.
+pub(super) fn check_rows<D: Direction>(x: &[f32], n: usize, ctx: &str) {
+    let rows = x.len() / n;
+    let mut first = std::vec![-1i64; rows];
+    let mut last = std::vec![-1i64; rows];
+    let mut vals = std::vec![7.5f32; rows];
+    let taken = arg_rows_values::<f32, D, false, true, i64>(x, &mut first, &mut vals, n);
+    assert_eq!(taken, avx2::available(), "{ctx}");
+    assert_eq!(
+        arg_rows::<f32, D, true, i64>(x, &mut last, n),
+        taken,
+        "{ctx}"
+    );
+    if !taken {
+        return;
+    }
+    for (i, row) in x.chunks_exact(n).enumerate() {
+        let ctx = std::format!("{ctx} min={} row {i}", D::IS_MIN);
+        let want = naive_arg::<f32, D>(row, false);
+        assert_eq!(first[i] as usize, want, "first {ctx}");
+        assert_eq!(
+            last[i] as usize,
+            naive_arg::<f32, D>(row, true),
+            "last {ctx}"
+        );
+        let (got, want) = (vals[i], row[want]);
+        assert!(
+            got == want || (got.is_nan() && want.is_nan()),
+            "value {ctx}"
+        );
+    }
+}
+
+#[cfg(not(feature = "small-code"))]
 /// The arg-reduction of rows longer than [`MAX_ROW`] (part by part, where this CPU has AVX2,
 /// through `arg_rows` and `arg_rows_values`) against the definition: lengths about the parts'
 /// bounds, the extreme in any part, equal extremes in several parts (the first or last of them
 /// by the tie rule), zeros of both signs, infinities and NaN anywhere.
 #[test]
 fn long_arg_rows_match_the_definition() {
-    fn check<D: Direction>(x: &[f32], n: usize, ctx: &str) {
-        let rows = x.len() / n;
-        let mut first = std::vec![-1i64; rows];
-        let mut last = std::vec![-1i64; rows];
-        let mut vals = std::vec![7.5f32; rows];
-        let taken = arg_rows_values::<f32, D, false, true, i64>(x, &mut first, &mut vals, n);
-        assert_eq!(taken, avx2::available(), "{ctx}");
-        assert_eq!(
-            arg_rows::<f32, D, true, i64>(x, &mut last, n),
-            taken,
-            "{ctx}"
-        );
-        if !taken {
-            return;
-        }
-        for (i, row) in x.chunks_exact(n).enumerate() {
-            let ctx = std::format!("{ctx} min={} row {i}", D::IS_MIN);
-            let want = naive_arg::<f32, D>(row, false);
-            assert_eq!(first[i] as usize, want, "first {ctx}");
-            assert_eq!(
-                last[i] as usize,
-                naive_arg::<f32, D>(row, true),
-                "last {ctx}"
-            );
-            let (got, want) = (vals[i], row[want]);
-            assert!(
-                got == want || (got.is_nan() && want.is_nan()),
-                "value {ctx}"
-            );
-        }
-    }
     let mut g = Lcg(11);
     let part = long::PART;
     for n in [
@@ -466,8 +470,8 @@ fn long_arg_rows_match_the_definition() {
             .map(|_| (g.next() % 100_000) as f32 - 50_000.0)
             .collect();
         x.extend((0..3 * n).map(|_| f32_pool(&mut g, false)));
-        check::<Max>(&x, n, &std::format!("n={n} drawn"));
-        check::<crate::Min>(&x, n, &std::format!("n={n} drawn"));
+        check_rows::<Max>(&x, n, &std::format!("n={n} drawn"));
+        check_rows::<crate::Min>(&x, n, &std::format!("n={n} drawn"));
         // The extreme planted at the parts' bounds and at random places, twice (the copy in
         // another part, or the same one), and as zeros of both signs over negative rows.
         let spots = [0, 7, part - 1, part, part + 7, n / 2, n - 9, n - 8, n - 1];
@@ -486,18 +490,18 @@ fn long_arg_rows_match_the_definition() {
             y[a] = -1e30;
             y[b] = -1e30;
             let ctx = std::format!("n={n} peaks at {a} and {b}");
-            check::<Max>(&x, n, &ctx);
-            check::<crate::Min>(&y, n, &ctx);
+            check_rows::<Max>(&x, n, &ctx);
+            check_rows::<crate::Min>(&y, n, &ctx);
             let mut z: Vec<f32> = (0..n).map(|_| -1.0 - (g.next() % 1000) as f32).collect();
             z[a] = if k % 4 == 0 { -0.0 } else { 0.0 };
             z[b] = if k % 4 == 0 { 0.0 } else { -0.0 };
-            check::<Max>(&z, n, &std::format!("n={n} zeros at {a} and {b}"));
+            check_rows::<Max>(&z, n, &std::format!("n={n} zeros at {a} and {b}"));
             // NaN at a spot: the first (last) NaN whatever the values.
             let mut w = x.clone();
             w[a] = f32::NAN;
             w[b] = f32::NAN;
-            check::<Max>(&w, n, &std::format!("n={n} NaN at {a} (and {b})"));
-            check::<crate::Min>(&w, n, &std::format!("n={n} NaN at {a} (and {b})"));
+            check_rows::<Max>(&w, n, &std::format!("n={n} NaN at {a} (and {b})"));
+            check_rows::<crate::Min>(&w, n, &std::format!("n={n} NaN at {a} (and {b})"));
         }
     }
 }

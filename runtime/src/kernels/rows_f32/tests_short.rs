@@ -267,3 +267,45 @@ fn hardmax_rows_one_at_a_time_match_the_definition() {
     assert!(!hardmax_rows_one::<f32, 0>(&[1.0; 70], &mut y, 7));
     assert!(!hardmax_rows_one::<f32, 0>(&[1.0; 80], &mut y, 10));
 }
+
+/// Rows of 65 to past [`eights::ARG_MAX_ROW`] through the entry points, whole groups of eight
+/// rows (the kernel of eight rows at a time, bits in two or three words) and the rows left over
+/// (the one-row kernels): spread values, the small pool (ties, zeros of both signs, infinities),
+/// the extreme at either end of a row and about the words' bounds, and a NaN in one row of a
+/// group (the group then by the exact rule).
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn eight_rows_of_up_to_three_words_match_the_definition() {
+    use super::tests::check_rows;
+    let mut g = Lcg(29);
+    for n in [65, 72, 80, 127, 128, 129, 136, 137, 150, 159, 160, 161] {
+        for rows in [8, 9, 16, 19] {
+            let spread: Vec<f32> = (0..rows * n)
+                .map(|_| (g.next() % 100_000) as f32 - 50_000.0)
+                .collect();
+            let pool: Vec<f32> = (0..rows * n).map(|_| f32_pool(&mut g, false)).collect();
+            for (what, x) in [("spread", &spread), ("pool", &pool)] {
+                let ctx = std::format!("n={n} rows={rows} {what}");
+                check_rows::<Max>(x, n, &ctx);
+                check_rows::<crate::Min>(x, n, &ctx);
+            }
+            // The extreme planted at a row's ends and about the bounds of its 64-bit words,
+            // once alone and once twice (the tie rules then choose).
+            let mut x = spread.clone();
+            for (r, row) in x.chunks_exact_mut(n).enumerate() {
+                let spots = [0, 63, 64, 127, 128, n - 9, n - 8, n - 1];
+                let a = spots[r % spots.len()].min(n - 1);
+                row[a] = 1e30;
+                if r % 2 == 1 {
+                    row[spots[(r + 3) % spots.len()].min(n - 1)] = 1e30;
+                }
+            }
+            check_rows::<Max>(&x, n, &std::format!("n={n} rows={rows} planted"));
+            let mut w = x.clone();
+            let at = (g.next() as usize) % w.len();
+            w[at] = f32::NAN;
+            check_rows::<Max>(&w, n, &std::format!("n={n} rows={rows} one NaN"));
+            check_rows::<crate::Min>(&w, n, &std::format!("n={n} rows={rows} one NaN"));
+        }
+    }
+}
