@@ -2,11 +2,14 @@
 //! vectors, for CPUs that have them (checked at run time; the default x86-64 target has only
 //! SSE2, where each lane's two selects are three instructions each on four lanes).
 //!
-//! A chunk of sixteen lanes (two vectors) keeps each lane's best value and row in registers down
-//! the rows, in one chain. Per row: one compare and one max for the values,
+//! A chunk of 32 lanes (four vectors; sixteen in a tile of fewer than 32) keeps each lane's best
+//! value and row in registers down the rows, a chain per vector. Per row: one compare and one
+//! max for the values,
 //! and the row number masked by the compare and kept by an unsigned max (rows only grow, so the
 //! last row that took the lane is the largest); NaN flagged two vectors per compare. About a
-//! third of the SSE2 pass's instructions per element.
+//! third of the SSE2 pass's instructions per element. On an Intel Xeon (Emerald Rapids), where a
+//! compare and a max each take four cycles, chunks of 32 lanes were 0.82-0.89x of the time of
+//! chunks of sixteen over 8 to 100 rows of 1000 to 65536 lanes (2 MiB).
 
 use core::arch::x86_64::{
     __m128i, __m256, __m256i, _mm256_and_si256, _mm256_castps_si256, _mm256_castsi256_si128,
@@ -19,7 +22,7 @@ use core::arch::x86_64::{
 use super::rows_f32::avx2::store8 as store;
 use crate::Direction;
 
-/// Lanes of a chunk: two vectors of eight.
+/// Lanes of the narrower chunk (two vectors of eight): the fewest lanes the pass takes.
 pub(super) const LANES: usize = 16;
 
 /// Stores the four `u32` lanes of `r` into `y` as `i64`s.
@@ -83,72 +86,92 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
     start: usize,
     end: usize,
 ) -> bool {
+    // Tiles of 32 lanes or more go four vectors at a time: four chains down the rows, where a
+    // compare and a max each take four cycles (Intel cores) and two chains left the pass waiting.
+    if end.saturating_sub(start) >= 2 * LANES {
+        arg_chunks::<D, LAST, 4>(x, y, v, inner, start, end)
+    } else {
+        arg_chunks::<D, LAST, 2>(x, y, v, inner, start, end)
+    }
+}
+
+/// [`arg_tile`] in chunks of `V` vectors of eight lanes (`V` even, the tile at least `8 V`
+/// lanes).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    inner: usize,
+    start: usize,
+    end: usize,
+) -> bool {
+    let w = 8 * V;
     let n = end.saturating_sub(start);
-    if n < LANES || inner == 0 || x.len() < inner || x.len() / inner > u32::MAX as usize {
+    if n < w || inner == 0 || x.len() < inner || x.len() / inner > u32::MAX as usize {
         return false;
     }
     let rows = x.len() / inner;
     let mut nan = _mm256_setzero_ps();
-    for c in 0..n.div_ceil(LANES) {
+    for c in 0..n.div_ceil(w) {
         // The chunk's first lane, within the tile.
-        let at = (c * LANES).min(n - LANES);
-        // Every row's sixteen lanes from `start + at` lie within `x`: checked once here, so
-        // the loads down the rows go by a pointer (a check per row was four instructions of
-        // about fifteen).
+        let at = (c * w).min(n - w);
+        // Every row's `w` lanes from `start + at` lie within `x`: checked once here, so the
+        // loads down the rows go by a pointer (a check per row was four instructions of about
+        // fifteen).
         let base = start + at;
         let last = (rows - 1)
             .checked_mul(inner)
-            .and_then(|o| o.checked_add(base + LANES));
+            .and_then(|o| o.checked_add(base + w));
         if last.is_none_or(|l| l > x.len()) {
             return false;
         }
-        // SAFETY: `base + (rows - 1) * inner + LANES <= x.len()` (checked above), and every
-        // load below reads sixteen `f32`s at `base + r * inner` for a row `r < rows`.
-        let at_row = |r: usize| unsafe {
-            let p = x.as_ptr().add(base + r * inner);
-            (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)))
+        // SAFETY: `base + (rows - 1) * inner + w <= x.len()` (checked above), and every load
+        // below reads eight `f32`s at `base + r * inner + 8 i` for a row `r < rows`, `i < V`.
+        let at_row = |r: usize, i: usize| unsafe {
+            _mm256_loadu_ps(x.as_ptr().add(base + r * inner + 8 * i))
         };
-        let (e0, e1) = at_row(0);
         let zero = _mm256_setzero_si256();
-        let (mut p0, mut p1) = (
-            Best {
-                value: e0,
-                row: zero,
-            },
-            Best {
-                value: e1,
-                row: zero,
-            },
-        );
-        // One chain down the rows: on Zen 3 a max and a compare take a cycle, so the chains
-        // of two vectors are not what bounds the pass (two chains over alternate rows, merged
-        // at the end, measured 2-9% slower there).
-        nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
-        for r in 1..rows {
-            let (e0, e1) = at_row(r);
-            nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
-            let rs = _mm256_set1_epi32(r as i32);
-            p0.add::<D, LAST>(e0, rs);
-            p1.add::<D, LAST>(e1, rs);
+        let mut best = [Best {
+            value: _mm256_setzero_ps(),
+            row: zero,
+        }; V];
+        for (i, b) in best.iter_mut().enumerate() {
+            b.value = at_row(0, i);
         }
-        let (b0, b1) = (p0, p1);
-        let Some(ys) = y.get_mut(at..).and_then(<[i64]>::first_chunk_mut::<LANES>) else {
+        for i in (0..V).step_by(2) {
+            nan = _mm256_or_ps(
+                nan,
+                _mm256_cmp_ps::<_CMP_UNORD_Q>(best[i].value, best[i + 1].value),
+            );
+        }
+        // One chain per vector down the rows.
+        for r in 1..rows {
+            let rs = _mm256_set1_epi32(r as i32);
+            for i in (0..V).step_by(2) {
+                let (e0, e1) = (at_row(r, i), at_row(r, i + 1));
+                nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
+                best[i].add::<D, LAST>(e0, rs);
+                best[i + 1].add::<D, LAST>(e1, rs);
+            }
+        }
+        let Some(ys) = y.get_mut(at..at + w) else {
             return false;
         };
-        let ([y0, y1, y2, y3], _) = ys.as_chunks_mut::<4>() else {
-            return false;
-        };
-        store_wide(y0, _mm256_castsi256_si128(b0.row));
-        store_wide(y1, _mm256_extracti128_si256::<1>(b0.row));
-        store_wide(y2, _mm256_castsi256_si128(b1.row));
-        store_wide(y3, _mm256_extracti128_si256::<1>(b1.row));
-        if let Some(([v0, v1], _)) = v
-            .get_mut(at..)
-            .and_then(<[f32]>::first_chunk_mut::<LANES>)
-            .map(|v| v.as_chunks_mut::<8>())
-        {
-            store(v0, b0.value);
-            store(v1, b1.value);
+        for (b, ys) in best.iter().zip(ys.chunks_exact_mut(8)) {
+            let ([y0, y1], _) = ys.as_chunks_mut::<4>() else {
+                return false;
+            };
+            store_wide(y0, _mm256_castsi256_si128(b.row));
+            store_wide(y1, _mm256_extracti128_si256::<1>(b.row));
+        }
+        if let Some(vs) = v.get_mut(at..at + w) {
+            for (b, vs) in best.iter().zip(vs.chunks_exact_mut(8)) {
+                if let Some(vs) = vs.first_chunk_mut::<8>() {
+                    store(vs, b.value);
+                }
+            }
         }
     }
     _mm256_movemask_ps(nan) == 0
