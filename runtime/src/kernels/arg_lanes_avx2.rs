@@ -136,20 +136,7 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         let at_row = |r: usize, i: usize| unsafe {
             _mm256_loadu_ps(x.as_ptr().add(base + r * inner + 8 * i))
         };
-        let zero = _mm256_setzero_si256();
-        let mut best = [Best {
-            value: _mm256_setzero_ps(),
-            row: zero,
-        }; V];
-        for (i, b) in best.iter_mut().enumerate() {
-            b.value = at_row(0, i);
-        }
-        for i in (0..V).step_by(2) {
-            nan = _mm256_or_ps(
-                nan,
-                _mm256_cmp_ps::<_CMP_UNORD_Q>(best[i].value, best[i + 1].value),
-            );
-        }
+        let mut best = first_row::<V>(core::array::from_fn(|i| at_row(0, i)), &mut nan);
         // One chain per vector down the rows.
         for r in 1..rows {
             let rs = _mm256_set1_epi32(r as i32);
@@ -160,25 +147,50 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
                 best[i + 1].add::<D, LAST>(e1, rs);
             }
         }
-        let Some(ys) = y.get_mut(at..at + w) else {
+        if !put(&best, y, v, at) {
             return false;
-        };
-        for (b, ys) in best.iter().zip(ys.chunks_exact_mut(8)) {
-            let ([y0, y1], _) = ys.as_chunks_mut::<4>() else {
-                return false;
-            };
-            store_wide(y0, _mm256_castsi256_si128(b.row));
-            store_wide(y1, _mm256_extracti128_si256::<1>(b.row));
-        }
-        if let Some(vs) = v.get_mut(at..at + w) {
-            for (b, vs) in best.iter().zip(vs.chunks_exact_mut(8)) {
-                if let Some(vs) = vs.first_chunk_mut::<8>() {
-                    store(vs, b.value);
-                }
-            }
         }
     }
     _mm256_movemask_ps(nan) == 0
+}
+
+/// The state of a chunk of `V` vectors (`V` even) after its first row `e`, NaN in it flagged
+/// into `nan` (two vectors per compare).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn first_row<const V: usize>(e: [__m256; V], nan: &mut __m256) -> [Best; V] {
+    for i in (0..V).step_by(2) {
+        *nan = _mm256_or_ps(*nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e[i], e[i + 1]));
+    }
+    e.map(|value| Best {
+        value,
+        row: _mm256_setzero_si256(),
+    })
+}
+
+/// Writes a chunk's rows into `y` and, when `v` is not empty, its values into `v`, from lane
+/// `at` of the tile; false if `y` does not hold the chunk.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn put<const V: usize>(best: &[Best; V], y: &mut [i64], v: &mut [f32], at: usize) -> bool {
+    let Some(ys) = y.get_mut(at..at + 8 * V) else {
+        return false;
+    };
+    for (b, ys) in best.iter().zip(ys.chunks_exact_mut(8)) {
+        let ([y0, y1], _) = ys.as_chunks_mut::<4>() else {
+            return false;
+        };
+        store_wide(y0, _mm256_castsi256_si128(b.row));
+        store_wide(y1, _mm256_extracti128_si256::<1>(b.row));
+    }
+    if let Some(vs) = v.get_mut(at..at + 8 * V) {
+        for (b, vs) in best.iter().zip(vs.chunks_exact_mut(8)) {
+            if let Some(vs) = vs.first_chunk_mut::<8>() {
+                store(vs, b.value);
+            }
+        }
+    }
+    true
 }
 
 /// Rows a chunk goes down at a time in [`arg_chunks_grouped`].
@@ -246,18 +258,7 @@ fn arg_chunks_grouped<D: Direction, const LAST: bool>(
         for (c, s) in state.iter_mut().take(chunks).enumerate() {
             let mut best = *s;
             let from = if first == 0 {
-                for (i, b) in best.iter_mut().enumerate() {
-                    *b = Best {
-                        value: at_row(c, 0, i),
-                        row: _mm256_setzero_si256(),
-                    };
-                }
-                for i in (0..V).step_by(2) {
-                    nan = _mm256_or_ps(
-                        nan,
-                        _mm256_cmp_ps::<_CMP_UNORD_Q>(best[i].value, best[i + 1].value),
-                    );
-                }
+                best = first_row(core::array::from_fn(|i| at_row(c, 0, i)), &mut nan);
                 1
             } else {
                 first
@@ -275,23 +276,8 @@ fn arg_chunks_grouped<D: Direction, const LAST: bool>(
         }
     }
     for (c, best) in state.iter().take(chunks).enumerate() {
-        let at = base(c) - start;
-        let Some(ys) = y.get_mut(at..at + w) else {
+        if !put(best, y, v, base(c) - start) {
             return false;
-        };
-        for (b, ys) in best.iter().zip(ys.chunks_exact_mut(8)) {
-            let ([y0, y1], _) = ys.as_chunks_mut::<4>() else {
-                return false;
-            };
-            store_wide(y0, _mm256_castsi256_si128(b.row));
-            store_wide(y1, _mm256_extracti128_si256::<1>(b.row));
-        }
-        if let Some(vs) = v.get_mut(at..at + w) {
-            for (b, vs) in best.iter().zip(vs.chunks_exact_mut(8)) {
-                if let Some(vs) = vs.first_chunk_mut::<8>() {
-                    store(vs, b.value);
-                }
-            }
         }
     }
     _mm256_movemask_ps(nan) == 0
