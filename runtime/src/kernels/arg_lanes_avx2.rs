@@ -293,6 +293,26 @@ mod tests {
     use crate::kernels::{arg_lanes_values, reduce_lanes_rows, reduce_planes};
     use crate::{Max, Min};
 
+    /// ArgMin with the last index (tiles of `A` lanes) and ArgMax (tiles of `B`) along the rows
+    /// of `x` (`inner` lanes), with their values, against the definition.
+    fn check_both<const A: usize, const B: usize>(x: &[f32], rows: usize, inner: usize, ctx: &str) {
+        let lane = |j: usize| (0..rows).map(|r| x[r * inner + j]).collect::<Vec<_>>();
+        let (mut y, mut v) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
+        arg_lanes_values::<f32, Min, true, A>(x, &mut y, &mut v, inner);
+        let (mut ym, mut vm) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
+        arg_lanes_values::<f32, Max, false, B>(x, &mut ym, &mut vm, inner);
+        for j in 0..inner {
+            let l = lane(j);
+            let ctx = std::format!("{ctx} {rows}x{inner} lane {j}");
+            assert_eq!(y[j] as usize, naive_arg::<f32, Min>(&l, true), "{ctx}");
+            assert_eq!(ym[j] as usize, naive_arg::<f32, Max>(&l, false), "{ctx}");
+            for (v, at) in [(v[j], y[j]), (vm[j], ym[j])] {
+                let b = l[at as usize];
+                assert!(v == b || (v.is_nan() && b.is_nan()), "{ctx}");
+            }
+        }
+    }
+
     /// Blocks of 1 MiB and more over 64 rows or more (each chunk of the tile down sixteen rows at
     /// a time, its state kept between the groups), a partial last group, lanes that are not
     /// whole chunks, with and without NaN, the pool's ties and zeros of both signs: both tie
@@ -314,19 +334,7 @@ mod tests {
                         }
                     })
                     .collect();
-                let lane = |j: usize| (0..rows).map(|r| x[r * inner + j]).collect::<Vec<_>>();
-                let (mut y, mut v) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
-                arg_lanes_values::<f32, Min, true, 1024>(&x, &mut y, &mut v, inner);
-                let (mut ym, mut vm) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
-                arg_lanes_values::<f32, Max, false, 1024>(&x, &mut ym, &mut vm, inner);
-                for j in 0..inner {
-                    let l = lane(j);
-                    let ctx = std::format!("{rows}x{inner} lane {j} nan {nan}");
-                    assert_eq!(y[j] as usize, naive_arg::<f32, Min>(&l, true), "{ctx}");
-                    assert_eq!(ym[j] as usize, naive_arg::<f32, Max>(&l, false), "{ctx}");
-                    let (a, b) = (vm[j], l[ym[j] as usize]);
-                    assert!(a == b || (a.is_nan() && b.is_nan()), "{ctx}");
-                }
+                check_both::<1024, 1024>(&x, rows, inner, &std::format!("nan {nan}"));
             }
         }
     }
@@ -349,19 +357,7 @@ mod tests {
             ] {
                 for nan in [false, true] {
                     let x: Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, nan)).collect();
-                    let lane = |j: usize| (0..rows).map(|r| x[r * inner + j]).collect::<Vec<_>>();
-                    let (mut y, mut v) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
-                    arg_lanes_values::<f32, Min, true, 256>(&x, &mut y, &mut v, inner);
-                    let (mut ym, mut vm) = (std::vec![-1i64; inner], std::vec![0f32; inner]);
-                    arg_lanes_values::<f32, Max, false, 16>(&x, &mut ym, &mut vm, inner);
-                    for j in 0..inner {
-                        let l = lane(j);
-                        let ctx = std::format!("sse2 {sse2} {rows}x{inner} lane {j}");
-                        assert_eq!(y[j] as usize, naive_arg::<f32, Min>(&l, true), "{ctx}");
-                        assert_eq!(ym[j] as usize, naive_arg::<f32, Max>(&l, false), "{ctx}");
-                        let (a, b) = (v[j], l[y[j] as usize]);
-                        assert!(a == b || (a.is_nan() && b.is_nan()), "{ctx}");
-                    }
+                    check_both::<256, 16>(&x, rows, inner, &std::format!("sse2 {sse2}"));
                     // f16 bits through the strided reduction.
                     let h: Vec<half::f16> = x.iter().map(|&e| half::f16::from_f32(e)).collect();
                     let mut acc = std::vec![half::f16::NEG_INFINITY; inner];
