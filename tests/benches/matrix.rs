@@ -9,6 +9,7 @@
 //! cargo bench -p onnx-aot-tests --bench matrix -- --filter "argmax f16"   # cells whose name contains it
 //! cargo bench -p onnx-aot-tests --bench matrix -- --save run1.tsv         # also keep the runs
 //! cargo bench -p onnx-aot-tests --bench matrix -- --merge run1.tsv run2.tsv run3.tsv  # one table
+//! cargo bench -p onnx-aot-tests --bench matrix -- --twins 1              # AVX2 twins at most (A/B on one CPU)
 //! ```
 //!
 //! The cells (one ONNX model and one seeded random, NaN-free input each) are made at build time by
@@ -704,6 +705,9 @@ struct Args {
     ours: bool,
     /// `--ratio DEBUG RELEASE`: saved `--ours` runs compared.
     ratio: Vec<String>,
+    /// `--twins N`: the strided shims' run-time builds kept at level `N` or narrower (0 as
+    /// written, 1 AVX2; `onnx_aot::__private::node::cap_twins`), to compare them on one CPU.
+    twins: Option<u8>,
 }
 
 fn parse_args() -> Args {
@@ -715,6 +719,7 @@ fn parse_args() -> Args {
         merge: Vec::new(),
         ours: false,
         ratio: Vec::new(),
+        twins: None,
     };
     let mut test = false;
     let mut it = std::env::args().skip(1).peekable();
@@ -726,6 +731,10 @@ fn parse_args() -> Args {
             "--filter" => args.filter.extend(it.next()),
             "--save" => args.save = it.next(),
             "--ours" => args.ours = true,
+            "--twins" => {
+                let level = it.next().and_then(|n| n.parse().ok());
+                args.twins = Some(level.expect("--twins takes a level: 0, 1 or 2"));
+            }
             "--ratio" => args.ratio.extend(it.next().into_iter().chain(it.next())),
             "--merge" => {
                 while let Some(file) = it.next_if(|f| !f.starts_with("--")) {
@@ -1285,6 +1294,9 @@ fn bench(args: Args) {
 
 fn main() {
     let args = parse_args();
+    if let Some(level) = args.twins {
+        onnx_aot::__private::node::cap_twins(level);
+    }
     std::thread::Builder::new()
         .name("matrix".into())
         .stack_size(STACK)

@@ -8,8 +8,9 @@
 //! which `.ci/run` also runs), they are the optimized shims, with the kernels that
 //! `kernel_paths.rs` checks one by one inlined at constant sizes, and on a CPU with AVX2 the
 //! strided shims' AVX2 builds (`node/wide.rs`: blocks of 8 rows and more, lanes of 64 and more,
-//! nodes of 256 elements and more, all reached by the shapes below); `cargo test --benches` runs
-//! the optimized calls over the benchmark matrix against its own reference. Inputs come from small pools (ties),
+//! nodes of 256 elements and more, all reached by the shapes below), on a CPU with AVX-512 both
+//! those and the AVX-512 builds (`each_build`); `cargo test --benches` runs the optimized calls
+//! over the benchmark matrix against its own reference. Inputs come from small pools (ties),
 //! with NaN of both signs, ±inf, ±0 and the types' extremes.
 
 use half::{bf16, f16};
@@ -441,6 +442,30 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
     }
 }
 
+/// Runs `f` once per build of the strided shims this CPU runs (`node/wide.rs`): on a CPU with
+/// AVX-512, under the AVX2 twins (`cap_twins(1)`) and then the AVX-512 ones; elsewhere once.
+/// The cap is process-wide, so the tests that take it run one at a time.
+fn each_build(f: impl Fn()) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _only = LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512dq")
+    {
+        node::cap_twins(1);
+        let capped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f));
+        node::cap_twins(u8::MAX);
+        if let Err(e) = capped {
+            std::panic::resume_unwind(e);
+        }
+    }
+    f();
+}
+
 fn every_path<T: Pool>(seed: u64) {
     let mut g = Lcg(seed);
     for shape in shapes() {
@@ -534,6 +559,7 @@ macro_rules! strided_int_tests {
         #[test]
         fn $name() {
             const S: usize = core::mem::size_of::<$t>();
+            each_build(|| {
             let mut g = Lcg(stringify!($name).len() as u64 * 104_729);
             // Two tiles of 1-byte lanes (the last one of 468: chunks of 128, of 16, and the
             // overlapping last one; 2-byte lanes in two tiles, wider ones in more), and one
@@ -543,6 +569,7 @@ macro_rules! strided_int_tests {
             strided_ints::<$t, { arg_tile(130, S) }>(&mut g, 130, &[8, 127, 128, 300, 1000]);
             // Around the most groups a `u8` counter holds (256 groups of 16 rows of 1-byte keys).
             strided_ints::<$t, { arg_tile(130, S) }>(&mut g, 130, &[4095, 4097]);
+            });
         }
     )*};
 }
@@ -555,7 +582,7 @@ macro_rules! every_type {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]
         fn $name() {
-            every_path::<$t>(stringify!($name).len() as u64 * 7919);
+            each_build(|| every_path::<$t>(stringify!($name).len() as u64 * 7919));
         }
     )*};
 }

@@ -45,6 +45,9 @@ mod hard_narrow_avx2;
 mod hardmax;
 mod index;
 mod int_rows;
+#[cfg(all(target_arch = "x86_64", not(feature = "small-code")))]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+pub(crate) mod isa;
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "sse2",

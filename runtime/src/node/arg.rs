@@ -128,7 +128,7 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
         return;
     }
     #[cfg(not(debug_assertions))]
-    wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS;
+    wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS; avx512 true;
         [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]
         (x: &[T], y: &mut [i64], r: usize, inner: usize) -> () {
         if r * inner > 0 {
@@ -167,7 +167,7 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
         return;
     }
     #[cfg(not(debug_assertions))]
-    wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS;
+    wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS; avx512 true;
         [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]
         (x: &[T], y: &mut [i64], v: &mut [T], r: usize, inner: usize) -> () {
         if r * inner > 0 {
@@ -208,7 +208,7 @@ pub fn arg_blocks_narrow<
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, C), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
-    wide!(super::wide::enough::<T>(x.len());
+    wide!(super::wide::enough::<T>(x.len()); avx512 true;
         [T: Thin, D: Direction, const LAST: bool, const C: usize, const W: usize, const TILE: usize]
         [T, D, LAST, C, W, TILE]
         (x: &[T], y: &mut [i64], r: usize) -> () {

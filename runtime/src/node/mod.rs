@@ -5,7 +5,8 @@
 //! build:
 //! - **optimized builds** (no `debug_assertions`): the kernels of [`crate::kernels`], with the
 //!   node's sizes as constants, inlined into the user's crate and specialized there; on x86-64
-//!   CPUs with AVX2, the strided kernels through an AVX2 build of the same shim (`wide`);
+//!   CPUs with AVX2 or AVX-512, the strided kernels through such a build of the same shim
+//!   (`wide`);
 //! - **debug builds** (`debug_assertions`): one call into a non-generic entry point compiled in
 //!   this crate ([`Thin`]), whose sizes are run-time values. A user's debug build then runs the
 //!   kernels at this crate's own opt-level, which one profile line raises
@@ -41,3 +42,4 @@ pub use reduce::{
     reduce_lanes_narrow, reduce_planes, reduce_rows, reduce_rows_short,
 };
 pub use thin::{Thin, ThinIndex, ThinRounded};
+pub use wide::cap_twins;

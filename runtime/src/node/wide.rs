@@ -33,7 +33,28 @@
     not(feature = "small-code"),
     not(debug_assertions)
 ))]
-pub(crate) use twins::{avx2, enough, LANES, ROWS};
+pub(crate) use twins::{enough, float, level, AVX2, AVX512, LANES, ROWS};
+
+/// Keeps the strided shims' run-time twins of this process at `level` or narrower: 0 the shims
+/// as written, 1 at most the AVX2 twins, 2 or more whatever the CPU has (the default). For tests
+/// and benchmarks that run each build on one machine, or a user who wants one instruction set;
+/// builds without twins (debug, `small-code`, AVX2 targets, other architectures) ignore it.
+pub fn cap_twins(level: u8) {
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(target_feature = "avx2"),
+        not(feature = "small-code"),
+        not(debug_assertions)
+    ))]
+    twins::cap(level);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        not(target_feature = "avx2"),
+        not(feature = "small-code"),
+        not(debug_assertions)
+    )))]
+    let _ = level;
+}
 
 /// The thresholds and the CPU check of the twins, compiled only where twins exist.
 #[cfg(all(
@@ -54,7 +75,7 @@ mod twins {
     /// the twin was 1.2–1.3x slower: half as many independent chains of max/min).
     pub(crate) const LANES: usize = 64;
 
-    cpufeatures::new!(cpu_avx2, "avx2");
+    pub(crate) use crate::kernels::isa::{cap, level, AVX2, AVX512};
 
     /// Whether a node of `T` reading `len` elements may take its twin: large enough, not
     /// f16/bf16.
@@ -63,34 +84,52 @@ mod twins {
         len >= FROM && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
     }
 
-    /// Whether this CPU runs the AVX2 twins (AVX2 present and its registers saved by the OS).
+    /// Whether `T` is `f32` or `f64`: the strided reductions whose AVX-512 twins gained
+    /// (those of integers lost, `i32` up to 3x).
     #[inline(always)]
-    pub(crate) fn avx2() -> bool {
-        cpu_avx2::get()
+    pub(crate) const fn float<T: crate::Element>() -> bool {
+        matches!(T::DTYPE, crate::DType::F32 | crate::DType::F64)
     }
 }
 
-/// The body of an optimized shim, run through its AVX2 twin when `when` holds and [`avx2`]
-/// allows it.
+/// The body of an optimized shim, run through its AVX-512 or AVX2 twin when `when` holds and
+/// the CPU ([`level`]) has that set.
 ///
-/// `wide!(when; [generic params] [generic names] (args) -> Ret { body } else { twin body })`:
-/// the generic parameters as declared (bounds included) and as passed, since the body becomes a
-/// nested function of its own. The twin runs `body`, or its own body where the two should call
-/// different forms of a kernel (one left to the optimizer's inlining, one always inlined: the
-/// twin must inline its kernels, or it runs them as built without AVX2, and slower for the
-/// switch). `when` is only compiled where a twin can exist.
+/// `wide!(when; [avx512 when512;] [generic params] [generic names] (args) -> Ret { body } else
+/// { twin body })`: the generic parameters as declared (bounds included) and as passed, since the
+/// body becomes a nested function of its own. Only shims given `avx512 when512` have an AVX-512
+/// twin, taken where `when512` holds too (which kernels gain from it was measured). The twins
+/// run `body`, or their own body where the two should call different forms of a kernel (one
+/// left to the optimizer's inlining, one always inlined: a twin must inline its kernels, or it
+/// runs them as built without AVX2, and slower for the switch). `when` is only compiled where a twin can exist.
 #[cfg(not(debug_assertions))]
 macro_rules! wide {
     (
-        $when:expr;
+        $when:expr; $(avx512 $w512:expr;)?
         [$($g:tt)*] [$($p:ident),*]
         ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
         $body:block
     ) => {
-        wide!($when; [$($g)*] [$($p),*] ($($a: $t),*) -> $ret $body else $body)
+        wide!($when; $(avx512 $w512;)? [$($g)*] [$($p),*] ($($a: $t),*) -> $ret $body else $body)
     };
     (
         $when:expr;
+        [$($g:tt)*] [$($p:ident),*]
+        ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
+        $body:block else $twin_body:block
+    ) => {
+        wide!(@twins $when; none; [$($g)*] [$($p),*] ($($a: $t),*) -> $ret $body else $twin_body)
+    };
+    (
+        $when:expr; avx512 $w512:expr;
+        [$($g:tt)*] [$($p:ident),*]
+        ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
+        $body:block else $twin_body:block
+    ) => {
+        wide!(@twins $when; ($w512); [$($g)*] [$($p),*] ($($a: $t),*) -> $ret $body else $twin_body)
+    };
+    (
+        @twins $when:expr; $w512:tt;
         [$($g:tt)*] [$($p:ident),*]
         ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
         $body:block else $twin_body:block
@@ -106,13 +145,29 @@ macro_rules! wide {
         {
             #[target_feature(enable = "avx2")]
             unsafe fn twin<$($g)*>($($a: $t),*) -> $ret $twin_body
-            if $when && $crate::node::wide::avx2() {
-                // SAFETY: `avx2()` found AVX2 on this CPU, with its registers saved by the OS.
+            wide!(@avx512 $w512; $when; [$($g)*] [$($p),*] ($($a: $t),*) -> $ret $twin_body);
+            if $when && $crate::node::wide::level() >= $crate::node::wide::AVX2 {
+                // SAFETY: `level()` found AVX2 on this CPU, with its registers saved by the OS.
                 return unsafe { twin::<$($p),*>($($a),*) };
             }
         }
         base::<$($p),*>($($a),*)
     }};
+    (@avx512 none; $($rest:tt)*) => {};
+    (
+        @avx512 ($w512:expr); $when:expr;
+        [$($g:tt)*] [$($p:ident),*]
+        ($($a:ident : $t:ty),* $(,)?) -> $ret:ty
+        $twin_body:block
+    ) => {
+        #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+        unsafe fn twin512<$($g)*>($($a: $t),*) -> $ret $twin_body
+        if $when && $w512 && $crate::node::wide::level() >= $crate::node::wide::AVX512 {
+            // SAFETY: `level()` found AVX-512 (F, BW, VL, DQ) and AVX2 on this CPU, with their
+            // registers saved by the OS.
+            return unsafe { twin512::<$($p),*>($($a),*) };
+        }
+    };
 }
 #[cfg(not(debug_assertions))]
 pub(crate) use wide;
@@ -138,7 +193,9 @@ mod tests {
         let big: std::vec::Vec<u32> = (0..1000).collect();
         assert_eq!(total(&big, true), 499_500);
         assert_eq!(total(&big, false), 499_500);
-        assert_eq!(super::avx2(), std::is_x86_feature_detected!("avx2"));
+        super::cap_twins(0);
+        assert_eq!(total(&big, true), 499_500);
+        super::cap_twins(u8::MAX);
         assert!(
             super::enough::<f32>(super::twins::FROM)
                 && !super::enough::<f32>(super::twins::FROM - 1)

@@ -309,3 +309,67 @@ fn eight_rows_of_up_to_three_words_match_the_definition() {
         }
     }
 }
+
+/// The AVX-512 kernel of eight rows of 16 to 64 (`eights512`), where the CPU has it, and the
+/// AVX2 one on the same rows against the definition through the entry points: every length from
+/// 15 to 66 (each side of the AVX-512 kernel's bounds and of its vectors'), whole groups and the
+/// rows after them, spread values, the small pool (ties, zeros of both signs, infinities), the
+/// extreme planted about the vectors' bounds and the overlapping last vector, once and twice,
+/// and a NaN in one row of a group.
+#[cfg(not(feature = "small-code"))]
+#[test]
+fn eight_rows_in_avx512_match_the_definition() {
+    use super::tests::check_rows;
+    use crate::kernels::isa;
+    let builds = if isa::level() >= isa::AVX512 {
+        &[isa::AVX512, isa::AVX2][..]
+    } else {
+        &[isa::AVX2][..]
+    };
+    for &build in builds {
+        isa::HERE.with(|c| c.set(Some(build)));
+        let mut g = Lcg(31);
+        for n in 15..=66 {
+            for rows in [8, 11, 16] {
+                let spread: Vec<f32> = (0..rows * n)
+                    .map(|_| (g.next() % 100_000) as f32 - 50_000.0)
+                    .collect();
+                let pool: Vec<f32> = (0..rows * n).map(|_| f32_pool(&mut g, false)).collect();
+                for (what, x) in [("spread", &spread), ("pool", &pool)] {
+                    let ctx = std::format!("build {build} n={n} rows={rows} {what}");
+                    check_rows::<Max>(x, n, &ctx);
+                    check_rows::<crate::Min>(x, n, &ctx);
+                }
+                let mut x = spread.clone();
+                for (r, row) in x.chunks_exact_mut(n).enumerate() {
+                    let spots = [
+                        0,
+                        15,
+                        16,
+                        31,
+                        32,
+                        47,
+                        48,
+                        63,
+                        n.saturating_sub(17),
+                        n.saturating_sub(16),
+                        n - 1,
+                    ];
+                    let a = spots[r % spots.len()].min(n - 1);
+                    row[a] = -1e30;
+                    if r % 2 == 1 {
+                        row[spots[(r + 4) % spots.len()].min(n - 1)] = -1e30;
+                    }
+                }
+                let ctx = std::format!("build {build} n={n} rows={rows}");
+                check_rows::<crate::Min>(&x, n, &std::format!("{ctx} planted"));
+                let mut w = x.clone();
+                let at = (g.next() as usize) % w.len();
+                w[at] = f32::NAN;
+                check_rows::<Max>(&w, n, &std::format!("{ctx} one NaN"));
+                check_rows::<crate::Min>(&w, n, &std::format!("{ctx} one NaN"));
+            }
+        }
+    }
+    isa::HERE.with(|c| c.set(None));
+}
