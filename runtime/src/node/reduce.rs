@@ -61,7 +61,7 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, true));
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
-        avx512 super::wide::float::<T>();
+        avx512 super::wide::wide_f64::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
         kernels::reduce_lane_blocks_fresh::<T, D>(y, x, (xs, ys));
     });
@@ -75,7 +75,7 @@ pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: us
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
-        avx512 super::wide::float::<T>();
+        avx512 super::wide::wide_f64::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
         if xs > 0 && ys > 0 {
             for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {

@@ -28,9 +28,10 @@
 //! median ratio's change: strided arg-reductions along the leading axis of `[1000, n]` 0.59-0.81x
 //! of the AVX2 twin's time over every integer type and `f64` (`i16` 0.59, `i32` 0.60, `u8`
 //! 0.63-0.81, `i64` 0.80-0.81), `f32` over 20 to 100000 rows 0.72-0.85x; reductions of `f64`
-//! along the leading axis 0.82x. Where the AVX-512 twin lost it is not built: contiguous rows
-//! of `i64` (`arg_rows`, 1.4-1.8x slower), strided reductions of integers (`i32` 3x slower,
-//! `i64` 1.4-1.5x), Hardmax (no gain).
+//! along the leading axis 0.82-0.87x. Where the AVX-512 twin lost it is not built: contiguous
+//! rows of `i64` (`arg_rows`, 1.4-1.8x slower), strided reductions of integers (`i32` 3x
+//! slower, `i64` 1.4-1.5x) and of `f32` (0.8x to 1.17x by shape: 1.15-1.17x over 80 rows),
+//! Hardmax (no gain).
 //!
 //! [`cap_twins`] keeps a process at a narrower build (tests run both on one machine). There is
 //! no twin when the build already targets AVX2 (`-C target-cpu=native` on such a CPU),
@@ -45,7 +46,7 @@
     not(feature = "small-code"),
     not(debug_assertions)
 ))]
-pub(crate) use twins::{enough, float, level, AVX2, AVX512, LANES, ROWS};
+pub(crate) use twins::{enough, level, wide_f64, AVX2, AVX512, LANES, ROWS};
 
 /// Keeps this process's run-time choice of instruction set at `level` or narrower: 0 the
 /// shims as written (no twins), 1 at most AVX2 (no AVX-512 twin or kernel), 2 or more whatever
@@ -87,11 +88,11 @@ mod twins {
         len >= FROM && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
     }
 
-    /// Whether `T` is `f32` or `f64`: the strided reductions whose AVX-512 twins gained
-    /// (those of integers lost, `i32` up to 3x).
+    /// Whether `T` is `f64`: the strided reductions whose AVX-512 twin gained (`f32` was
+    /// 0.8-1.17x of the AVX2 twin's time by shape, integers lost, `i32` up to 3x).
     #[inline(always)]
-    pub(crate) const fn float<T: crate::Element>() -> bool {
-        matches!(T::DTYPE, crate::DType::F32 | crate::DType::F64)
+    pub(crate) const fn wide_f64<T: crate::Element>() -> bool {
+        matches!(T::DTYPE, crate::DType::F64)
     }
 }
 

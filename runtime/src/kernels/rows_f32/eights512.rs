@@ -26,6 +26,12 @@ use crate::kernels::index::{index, Index};
 use crate::kernels::shared::highest_bit;
 use crate::Direction;
 
+/// Rows of up to this many vectors are kept in registers between the kernel's passes (24 of
+/// the 32 registers): against loading each row again for its equalities, rows of 17 to 32
+/// took 0.79-0.90x of the time, 40 and 48 0.91-0.93x; four vectors (all 32 registers) gained
+/// nothing more.
+const KEPT: usize = 3;
+
 /// The shortest rows this kernel takes: rows of sixteen (one vector) ran no faster than in the
 /// AVX2 kernel (ArgMax 0.91x of its time, ArgMin with the last index 1.06x).
 pub(in crate::kernels) const MIN_ROW: usize = 17;
@@ -93,15 +99,18 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
         // Every load below reads sixteen elements of a row of `g` ending by the row's end (the
         // whole vectors start at 16k < 16(K - 1) < n - 15, the last at n - 16): within `g`,
         // whose length was just checked.
-        if K <= 2 {
-            // Rows of up to two vectors: the eight rows' vectors loaded once and kept in
-            // registers (sixteen of the 32) for the NaN check, the fold and the equalities.
+        if K <= KEPT {
+            // Short rows: the eight rows' vectors loaded once and kept in registers (8K of the
+            // 32) for the NaN check, the fold and the equalities.
             let mut rows = [[zero16(); K]; 8];
             let mut nan = 0u16;
             for (r, vs) in rows.iter_mut().enumerate() {
                 // SAFETY: the row `r < 8` of `g` (8n elements); the CPU has AVX-512.
                 *vs = unsafe { row::<K>(g, r * n, n) };
                 nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(vs[0], vs[K - 1]);
+                for &v in vs.iter().take(K - 1).skip(1) {
+                    nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+                }
             }
             if nan != 0 {
                 vals.exact::<D, LAST, I>(o, g.chunks_exact(n));
@@ -109,7 +118,11 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
             }
             let mut m = [zero8(); 8];
             for (m, vs) in m.iter_mut().zip(&rows) {
-                *m = halves::<D>(pick16::<D>(vs[0], vs[K - 1]));
+                let mut f = vs[K - 1];
+                for &v in vs.iter().take(K - 1) {
+                    f = pick16::<D>(v, f);
+                }
+                *m = halves::<D>(f);
             }
             let mut extremes = [0.0f32; 8];
             store8(&mut extremes, across8::<D>(m));
@@ -118,8 +131,9 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
                 let splat = _mm512_set1_ps(e);
                 let last = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(vs[K - 1], splat);
                 let mut bits = u64::from(last) << (n - 16);
-                if K == 2 {
-                    bits |= u64::from(_mm512_cmp_ps_mask::<_CMP_EQ_OQ>(vs[0], splat));
+                for (k, &v) in vs.iter().take(K - 1).enumerate() {
+                    let whole = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(v, splat);
+                    bits |= u64::from(whole) << (16 * k);
                 }
                 *o = index::<I>(if LAST {
                     highest_bit(bits)
@@ -173,16 +187,19 @@ fn zero16() -> __m512 {
     unsafe { _mm512_setzero_ps() }
 }
 
-/// The row of `n` (16 to 32) at `start` of `g` as `K` vectors: the first sixteen elements,
-/// then (with `K == 2`) the last sixteen; the last vector is always `[K - 1]`.
+/// The row of `n` at `start` of `g` as `K` vectors: the `K - 1` whole vectors, then the
+/// last sixteen elements in `[K - 1]`.
 ///
 /// # Safety
 /// As for [`fold`].
 #[inline(always)]
 unsafe fn row<const K: usize>(g: &[f32], start: usize, n: usize) -> [__m512; K] {
-    // SAFETY: both loads end by `start + n` (the caller's bounds).
+    // SAFETY: every load ends by `start + n` (the caller's bounds).
     unsafe {
-        let mut vs = [load(g, start); K];
+        let mut vs = [zero16(); K];
+        for (k, v) in vs.iter_mut().enumerate().take(K - 1) {
+            *v = load(g, start + 16 * k);
+        }
         vs[K - 1] = load(g, start + n - 16);
         vs
     }
