@@ -427,26 +427,12 @@ pub(super) fn arg_rows_values<
         return false;
     };
     let eights = (eights::MIN_ROW..=eights::ARG_MAX_ROW).contains(&n) && avx2::available();
-    // Rows of 16 to 64 in AVX-512 where the CPU has it.
-    #[cfg(not(feature = "small-code"))]
-    let eights512 = eights
-        && (eights512::MIN_ROW..=eights512::MAX_ROW).contains(&n)
-        && super::isa::level() >= super::isa::AVX512;
-    #[cfg(feature = "small-code")]
-    let eights512 = false;
     let (x, y, v) = if columns || eights {
         // Eight rows at a time, then the rows left (fewer than eight) by the kernels below.
-        // SAFETY: `available` found the features the kernel is compiled for (`level` those of
-        // the AVX-512 kernel).
+        // SAFETY: `available` found the features the kernel is compiled for.
         let done = unsafe {
             if columns {
                 columns::arg_columns::<D, LAST, VALUES, I, false>(x, y, v, Ones::none(), n)
-            } else if eights512 {
-                #[cfg(not(feature = "small-code"))]
-                let done = eights512::arg_eights512::<D, LAST, VALUES, I>(x, y, v, n);
-                #[cfg(feature = "small-code")]
-                let done = 0;
-                done
             } else {
                 eights::arg_eights::<D, LAST, VALUES, I>(x, y, v, n)
             }

@@ -45,10 +45,11 @@ pub(in crate::kernels) const MAX_ROW: usize = 64;
 /// parts ([`super::long`]), which stays faster from rows of 200 (1.3-1.5x).
 pub(in crate::kernels) const ARG_MAX_ROW: usize = 160;
 
-/// The index of the extreme of each contiguous row of `n` ([`MIN_ROW`] to [`MAX_ROW`]) of `x`
-/// into `y`, as [`arg_row`] gives it, and with `VALUES` each row's extreme into `v` (of two
+/// The index of the extreme of each contiguous row of `n` ([`MIN_ROW`] to [`ARG_MAX_ROW`]) of
+/// `x` into `y`, as [`arg_row`] gives it, and with `VALUES` each row's extreme into `v` (of two
 /// equal zeros either), for the rows of whole groups of eight; returns how many rows it did
-/// (0 for other lengths), which the caller's kernel follows with the rest.
+/// (0 for other lengths), which the caller's kernel follows with the rest. Rows of 17 to 64 go
+/// by [`super::eights512`] where the CPU has AVX-512.
 ///
 /// # Safety
 /// The CPU must have the features [`super::avx2::available`] checks.
@@ -64,6 +65,14 @@ pub(in crate::kernels) unsafe fn arg_eights<
     v: &mut [f32],
     n: usize,
 ) -> usize {
+    // Rows of 17 to 64 in 64-byte vectors where the CPU has AVX-512.
+    #[cfg(not(feature = "small-code"))]
+    if (super::eights512::MIN_ROW..=super::eights512::MAX_ROW).contains(&n)
+        && crate::kernels::isa::level() >= crate::kernels::isa::AVX512
+    {
+        // SAFETY: `level` found AVX-512 F, BW, VL and DQ; the caller, AVX2, BMI1 and BMI2.
+        return unsafe { super::eights512::arg_eights512::<D, LAST, VALUES, I>(x, y, v, n) };
+    }
     match n.div_ceil(8) {
         1 => groups::<D, LAST, VALUES, I, 1, 1>(x, y, v, n),
         2 => groups::<D, LAST, VALUES, I, 2, 1>(x, y, v, n),
