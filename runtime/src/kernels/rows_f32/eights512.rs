@@ -3,18 +3,18 @@
 //! [`crate::kernels::isa`]): the kernel of [`super::eights`] with sixteen lanes a vector and
 //! the equalities in mask registers.
 //!
-//! NaN is looked for over the eight rows' elements first (two vectors per compare, into a mask);
-//! eight rows with one are done again by the exact rule. Otherwise each row is folded by the
-//! order alone into sixteen lanes (its last sixteen elements first, so any length is covered),
-//! then into eight, the eight rows' lanes are reduced together ([`super::eights::across8`]), and
+//! The eight rows' vectors (each row's whole vectors, then its last sixteen elements, so any
+//! length is covered) are loaded once and kept in registers. An unordered compare of them into a
+//! mask looks for NaN; eight rows with one are done again by the exact rule. Otherwise each row
+//! is folded by the order alone into sixteen lanes, then into eight, the eight rows' lanes are reduced together ([`super::eights::across8`]), and
 //! each row's position is the lowest (highest with `LAST`) bit of the masks of its elements
 //! equal to its extreme: one compare into a mask register per sixteen elements, against the
 //! AVX2 kernel's compare, mask move, shift and merge per eight.
 
 use core::arch::x86_64::{
-    __m256, __m512, _mm256_cmp_ps_mask, _mm256_loadu_ps, _mm512_castps512_ps256,
-    _mm512_cmp_ps_mask, _mm512_extractf32x8_ps, _mm512_loadu_ps, _mm512_max_ps, _mm512_min_ps,
-    _mm512_set1_ps, _mm512_setzero_ps, _CMP_EQ_OQ, _CMP_UNORD_Q,
+    __m256, __m512, _mm512_castps512_ps256, _mm512_cmp_ps_mask, _mm512_extractf32x8_ps,
+    _mm512_loadu_ps, _mm512_max_ps, _mm512_min_ps, _mm512_set1_ps, _mm512_setzero_ps, _CMP_EQ_OQ,
+    _CMP_UNORD_Q,
 };
 
 use super::avx2::{pick8, store8, zero8};
@@ -25,12 +25,6 @@ use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::kernels::shared::highest_bit;
 use crate::Direction;
-
-/// Rows of up to this many vectors are kept in registers between the kernel's passes (24 of
-/// the 32 registers): against loading each row again for its equalities, rows of 17 to 32
-/// took 0.79-0.90x of the time, 40 and 48 0.91-0.93x; four vectors (all 32 registers) gained
-/// nothing more.
-const KEPT: usize = 3;
 
 /// The shortest rows this kernel takes: rows of sixteen (one vector) ran no faster than in the
 /// AVX2 kernel (ArgMax 0.91x of its time, ArgMin with the last index 1.06x).
@@ -98,72 +92,48 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
         };
         // Every load below reads sixteen elements of a row of `g` ending by the row's end (the
         // whole vectors start at 16k < 16(K - 1) < n - 15, the last at n - 16): within `g`,
-        // whose length was just checked.
-        if K <= KEPT {
-            // Short rows: the eight rows' vectors loaded once and kept in registers (8K of the
-            // 32) for the NaN check, the fold and the equalities.
-            let mut rows = [[zero16(); K]; 8];
-            let mut nan = 0u16;
-            for (r, vs) in rows.iter_mut().enumerate() {
-                // SAFETY: the row `r < 8` of `g` (8n elements); the CPU has AVX-512.
-                *vs = unsafe { row::<K>(g, r * n, n) };
-                nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(vs[0], vs[K - 1]);
-                for &v in vs.iter().take(K - 1).skip(1) {
-                    nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
-                }
+        // whose length was just checked. The eight rows' vectors are loaded once and kept in
+        // registers (8K of the 32) for the NaN check, the fold and the equalities: against
+        // loading each row again for its equalities, rows of 17 to 32 took 0.79-0.90x of the
+        // time, 40 to 64 0.91-0.93x.
+        let mut rows = [[zero16(); K]; 8];
+        let mut nan = 0u16;
+        for (r, vs) in rows.iter_mut().enumerate() {
+            // SAFETY: the row `r < 8` of `g` (8n elements); the CPU has AVX-512.
+            *vs = unsafe { row::<K>(g, r * n, n) };
+            nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(vs[0], vs[K - 1]);
+            for &v in vs.iter().take(K - 1).skip(1) {
+                nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
             }
-            if nan != 0 {
-                vals.exact::<D, LAST, I>(o, g.chunks_exact(n));
-                continue;
-            }
-            let mut m = [zero8(); 8];
-            for (m, vs) in m.iter_mut().zip(&rows) {
-                let mut f = vs[K - 1];
-                for &v in vs.iter().take(K - 1) {
-                    f = pick16::<D>(v, f);
-                }
-                *m = halves::<D>(f);
-            }
-            let mut extremes = [0.0f32; 8];
-            store8(&mut extremes, across8::<D>(m));
-            vals.put8(&extremes);
-            for ((o, &e), vs) in o.iter_mut().zip(&extremes).zip(&rows) {
-                let splat = _mm512_set1_ps(e);
-                let last = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(vs[K - 1], splat);
-                let mut bits = u64::from(last) << (n - 16);
-                for (k, &v) in vs.iter().take(K - 1).enumerate() {
-                    let whole = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(v, splat);
-                    bits |= u64::from(whole) << (16 * k);
-                }
-                *o = index::<I>(if LAST {
-                    highest_bit(bits)
-                } else {
-                    lowest_bit(bits)
-                });
-            }
-            continue;
         }
-        if has_nan(g) {
+        if nan != 0 {
             vals.exact::<D, LAST, I>(o, g.chunks_exact(n));
             continue;
         }
         let mut m = [zero8(); 8];
-        for (r, m) in m.iter_mut().enumerate() {
-            // SAFETY: the row `r < 8` of `g` (8n elements); the CPU has AVX-512.
-            *m = unsafe { fold::<D, K>(g, r * n, n) };
+        for (m, vs) in m.iter_mut().zip(&rows) {
+            let mut f = vs[K - 1];
+            for &v in vs.iter().take(K - 1) {
+                f = pick16::<D>(v, f);
+            }
+            *m = halves::<D>(f);
         }
         let mut extremes = [0.0f32; 8];
         store8(&mut extremes, across8::<D>(m));
         vals.put8(&extremes);
-        for (r, (o, &e)) in o.iter_mut().zip(&extremes).enumerate() {
-            // SAFETY: as for `fold` above.
-            let bits = unsafe { equal_bits::<K>(g, r * n, n, _mm512_set1_ps(e)) };
-            let at = if LAST {
+        for ((o, &e), vs) in o.iter_mut().zip(&extremes).zip(&rows) {
+            let splat = _mm512_set1_ps(e);
+            let last = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(vs[K - 1], splat);
+            let mut bits = u64::from(last) << (n - 16);
+            for (k, &v) in vs.iter().take(K - 1).enumerate() {
+                let whole = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(v, splat);
+                bits |= u64::from(whole) << (16 * k);
+            }
+            *o = index::<I>(if LAST {
                 highest_bit(bits)
             } else {
                 lowest_bit(bits)
-            };
-            *o = index::<I>(at);
+            });
         }
     }
     done
@@ -191,7 +161,7 @@ fn zero16() -> __m512 {
 /// last sixteen elements in `[K - 1]`.
 ///
 /// # Safety
-/// As for [`fold`].
+/// `16 <= n`, `16 * (K - 1) < n` and `start + n <= g.len()`; the CPU has AVX-512 F.
 #[inline(always)]
 unsafe fn row<const K: usize>(g: &[f32], start: usize, n: usize) -> [__m512; K] {
     // SAFETY: every load ends by `start + n` (the caller's bounds).
@@ -222,68 +192,5 @@ fn pick16<D: Direction>(v: __m512, acc: __m512) -> __m512 {
         } else {
             _mm512_max_ps(v, acc)
         }
-    }
-}
-
-/// Whether the group `g` (8n elements, n at least 16) holds a NaN: two vectors per compare,
-/// the compares' masks or-ed together.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-fn has_nan(g: &[f32]) -> bool {
-    let (pairs, rest) = g.as_chunks::<32>();
-    let mut flags = 0u16;
-    for p in pairs {
-        // SAFETY: `p` holds 32 elements; the CPU has AVX-512 F.
-        let (a, b) = unsafe { (load(p, 0), load(p, 16)) };
-        flags |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a, b);
-    }
-    let (sixteens, rest) = rest.as_chunks::<16>();
-    for s in sixteens {
-        // SAFETY: `s` holds 16 elements.
-        let a = unsafe { load(s, 0) };
-        flags |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a, a);
-    }
-    if let Some(last) = rest.first_chunk::<8>() {
-        // SAFETY: `last` holds eight elements; `loadu` has no alignment requirement.
-        let a = unsafe { _mm256_loadu_ps(last.as_ptr()) };
-        flags |= u16::from(_mm256_cmp_ps_mask::<_CMP_UNORD_Q>(a, a));
-    }
-    flags != 0
-}
-
-/// The row of `n` at `start` of `g` folded by the order alone into eight lanes: its last
-/// sixteen elements, then the `K - 1` whole vectors before them, then the two halves.
-///
-/// # Safety
-/// `16 <= n`, `16 * (K - 1) < n` and `start + n <= g.len()`; the CPU has AVX-512 F and DQ.
-#[inline(always)]
-unsafe fn fold<D: Direction, const K: usize>(g: &[f32], start: usize, n: usize) -> __m256 {
-    // SAFETY: every load ends by `start + n` (the caller's bounds); the CPU's features.
-    unsafe {
-        let mut m = load(g, start + n - 16);
-        for k in 0..K - 1 {
-            m = pick16::<D>(load(g, start + 16 * k), m);
-        }
-        halves::<D>(m)
-    }
-}
-
-/// One bit per element of the row of `n` at `start` of `g` that equals `splat`'s lanes: the
-/// `K - 1` whole vectors', then the last sixteen elements' (the same bits again where they
-/// overlap).
-///
-/// # Safety
-/// As for [`fold`].
-#[inline(always)]
-unsafe fn equal_bits<const K: usize>(g: &[f32], start: usize, n: usize, splat: __m512) -> u64 {
-    // SAFETY: as in `fold`.
-    unsafe {
-        let last = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(load(g, start + n - 16), splat);
-        let mut bits = u64::from(last) << (n - 16);
-        for k in 0..K - 1 {
-            let whole = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(load(g, start + 16 * k), splat);
-            bits |= u64::from(whole) << (16 * k);
-        }
-        bits
     }
 }
