@@ -1102,5 +1102,6 @@ fn main() {
 /// The models and generated modules of the benchmark matrix (see `benches/matrix/spec.rs`).
 fn matrix(out_dir: &std::path::Path) {
     println!("cargo:rerun-if-changed=benches/matrix/spec.rs");
+    println!("cargo:rerun-if-env-changed={}", matrix_spec::BREADTH_VAR);
     matrix_spec::generate(out_dir);
 }

@@ -749,13 +749,18 @@ fn parse_args() -> Args {
     args
 }
 
-/// The cells selected by `--quick` and `--filter`.
+/// The cells selected by `--quick` and `--filter` (a part of the name, or a group: `sweep`,
+/// `types`, `sample`, `breadth`).
 fn selected(args: &Args) -> Vec<&'static Cell> {
     cells::all()
         .iter()
         .filter(|c| !args.quick || c.quick)
         .filter(|c| {
-            args.filter.is_empty() || args.filter.iter().any(|f| c.name.contains(f.as_str()))
+            args.filter.is_empty()
+                || args
+                    .filter
+                    .iter()
+                    .any(|f| c.name.contains(f.as_str()) || c.group == f)
         })
         .collect()
 }
@@ -1066,11 +1071,12 @@ fn bench(args: Args) {
     println!("code built for: {}", build_target());
     println!("load average at start: {}", load_average());
     println!(
-        "cells: {} in the matrix ({} sweep, {} types, {} samples), {} selected{}{}",
+        "cells: {} in the matrix ({} sweep, {} types, {} samples, {} breadth), {} selected{}{}",
         all.len(),
         all.iter().filter(|c| c.group == "sweep").count(),
         all.iter().filter(|c| c.group == "types").count(),
         all.iter().filter(|c| c.group == "sample").count(),
+        all.iter().filter(|c| c.group == "breadth").count(),
         cells.len(),
         if args.quick { ", --quick" } else { "" },
         if args.filter.is_empty() {

@@ -13,7 +13,10 @@
 //! - **types**: every other element type an op version allows, at row length 1000 with the
 //!   reduced axis last and first;
 //! - **samples**: shapes from real models (a detector head, a segmentation map, a global max
-//!   pool).
+//!   pool);
+//! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
+//!   over every type, layout and more row lengths (f32 the ones the sweep lacks), to look for
+//!   weak spots outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
 //! around a millisecond; the samples keep their real shapes.
@@ -32,6 +35,25 @@ const ROWS: [usize; 5] = [2, 20, 80, 1000, 100000];
 
 /// The row length of the type sweep and of `--quick`.
 const MID_ROW: usize = 1000;
+
+/// The environment variable that adds the **breadth** group at build time (any value).
+pub const BREADTH_VAR: &str = "ONNX_AOT_MATRIX_BREADTH";
+
+/// The ops of the breadth group: one of each kernel family (ArgMin and ReduceMin run the same
+/// kernels as ArgMax and ReduceMax with the other direction; ArgMin-last stands for both rules).
+const BREADTH_OPS: [Op; 5] = [
+    Op::ArgMax,
+    Op::ArgMinLast,
+    Op::ReduceMax,
+    Op::Hardmax13,
+    Op::Siblings,
+];
+
+/// The row lengths of the breadth group for the types other than f32, every layout.
+const BREADTH_ROWS: [usize; 4] = [20, 80, MID_ROW, 100000];
+
+/// The row lengths of the breadth group for f32: the ones the sweep lacks, every layout.
+const BREADTH_ROWS_F32: [usize; 5] = [3, 7, 33, 300, 5000];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dt {
@@ -383,6 +405,24 @@ fn cells() -> Vec<Cell> {
         for &dtype in op.other_types() {
             for layout in [Layout::Last, Layout::First] {
                 push(op, dtype, layout, MID_ROW, "types");
+            }
+        }
+    }
+    if std::env::var_os(BREADTH_VAR).is_some() {
+        for op in BREADTH_OPS {
+            for &layout in op.layouts() {
+                for row in BREADTH_ROWS_F32 {
+                    push(op, Dt::F32, layout, row, "breadth");
+                }
+                for &dtype in op.other_types() {
+                    for row in BREADTH_ROWS {
+                        let typed =
+                            row == MID_ROW && matches!(layout, Layout::Last | Layout::First);
+                        if !typed {
+                            push(op, dtype, layout, row, "breadth");
+                        }
+                    }
+                }
             }
         }
     }
