@@ -248,15 +248,16 @@ fn fold8<D: Direction, const FLAGS: bool>(row: &[f32], nan: &mut __m256) -> __m1
     pick::<D>(_mm256_extractf128_ps::<1>(a), _mm256_castps256_ps128(a))
 }
 
-/// [`reduce_rows`] of rows of `n` known only at run time (32 to [`MAX_ROW`](super::MAX_ROW);
-/// other lengths do nothing): four rows at a time, each folded with its NaN flagged on the
-/// way, the rows found by multiplying (a `chunks_exact` of a run-time length divides).
+/// [`reduce_rows`] of rows of `n` known only at run time (8 to under
+/// [`LONG_ROW`](super::LONG_ROW); other lengths do nothing): four rows at a time, each folded
+/// with its NaN flagged on the way, the rows found by multiplying (a `chunks_exact` of a
+/// run-time length divides).
 ///
 /// # Safety
 /// The CPU must have the features [`available`] checks.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(in crate::kernels) unsafe fn reduce_rows_dyn<D: Direction>(y: &mut [f32], x: &[f32], n: usize) {
-    if !(MIN_ROW..=super::MAX_ROW).contains(&n) {
+    if !(MIN_ROW..super::LONG_ROW).contains(&n) {
         return;
     }
     let rows = (x.len() / n).min(y.len());

@@ -366,6 +366,63 @@ fn long_rows_match_the_definition() {
 }
 
 #[cfg(not(feature = "small-code"))]
+#[test]
+fn rows_between_the_short_and_the_long_kernels_match_the_definition() {
+    // Rows of 129 to 255, four at a time in AVX2 where this CPU has it (`reduce_rows` takes
+    // them only there): whole groups and the rows after them, NaN in some rows and in some
+    // accumulators, the extreme planted at each end and in the middle (ties from the pool).
+    let mut g = Lcg(29);
+    for n in [MAX_ROW + 1, 136, 150, 196, 200, LONG_ROW - 1] {
+        for rows in [1, 4, 7, 9] {
+            // Finite values from the pool (its infinities would hide the planted extremes).
+            let mut x: Vec<f32> = (0..rows * n)
+                .map(|_| f32_pool(&mut g, false).clamp(-1e20, 1e20))
+                .collect();
+            for (r, row) in x.chunks_exact_mut(n).enumerate() {
+                match r % 4 {
+                    0 => row[n - 1] = 1e30,
+                    1 => row[0] = -1e30,
+                    2 if r % 8 == 2 => row[n / 2] = f32::NAN,
+                    _ => {}
+                }
+            }
+            let acc: Vec<f32> = (0..rows)
+                .map(|i| {
+                    if i % 5 == 3 {
+                        f32::NAN
+                    } else {
+                        f32_pool(&mut g, false)
+                    }
+                })
+                .collect();
+            for min in [false, true] {
+                let mut y = acc.clone();
+                let taken = if min {
+                    reduce_rows::<f32, crate::Min>(&mut y, &x, n)
+                } else {
+                    reduce_rows::<f32, Max>(&mut y, &x, n)
+                };
+                assert_eq!(taken, avx2::available(), "n={n}");
+                if !taken {
+                    continue;
+                }
+                for (i, (row, &got)) in x.chunks_exact(n).zip(&y).enumerate() {
+                    let want = if min {
+                        naive_fold::<crate::Min>(acc[i], row)
+                    } else {
+                        naive_fold::<Max>(acc[i], row)
+                    };
+                    assert!(
+                        got.to_bits() == want.to_bits() || (got == want && got != 0.0),
+                        "n={n} row {i} of {rows} min={min}: {got} want {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(not(feature = "small-code"))]
 /// The NaN-free reduction of the planes' tiles (rows of 4 to 16, eight at a time in AVX2)
 /// against the definition: ties, zeros of both signs, infinities, accumulators that are NaN,
 /// and rows past the last group of eight; other lengths, and CPUs without AVX2, do nothing.
