@@ -289,9 +289,11 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) {
         return;
     }
-    if const { rekeyed::<T>() && !cfg!(feature = "small-code") } {
-        // i8 and bool: the fold out of line. Inlined, its lanes of keys are vectorized across
-        // the rows instead (one gathered byte per row and lane), several times slower.
+    if const { (rekeyed::<T>() || !is_float::<T>()) && !cfg!(feature = "small-code") } {
+        // Integers and bool: the fold out of line. Inlined into generated code, where the row
+        // length and the row count are constants, it was vectorized across the rows instead
+        // (one gathered element per row and lane: i8 several times slower) or unrolled into
+        // one scalar compare per element (u8 rows of 80 35x of a streaming read).
         for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
             *o = fold_bytes::<T, D>(*o, row);
         }
