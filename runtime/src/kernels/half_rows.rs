@@ -268,6 +268,51 @@ pub(super) fn fold_half<D: Direction>(acc: u16, row: &[u16], inf: i16) -> u16 {
     }
 }
 
+/// Rows of the short-row reduction of f16 or bf16 ([`reduce_rows_short_half`]) whose keys are
+/// kept together before their results are written.
+const SHORT_TILE: usize = 64;
+
+/// [`super::reduce_rows_short`] of f16 or bf16 bits (`inf`: [`inf_of`]): each contiguous row of
+/// `R` of `x` folded into the matching element of `y` (a NaN there stays, otherwise the row's
+/// first NaN). Rows are folded by their order keys, one integer max/min per element, so that the
+/// loop runs across rows in vectors; NaN is only flagged, and a tile of rows that held one is
+/// done again by the exact fold. (Stepping through each element's key and NaN rule instead,
+/// one element at a time, read rows of 20 at about 80x a streaming read.)
+#[inline(always)]
+pub(super) fn reduce_rows_short_half<D: Direction, const R: usize>(
+    y: &mut [u16],
+    x: &[u16],
+    inf: i16,
+) {
+    let (rows, _) = x.as_chunks::<R>();
+    for (ys, rs) in y.chunks_mut(SHORT_TILE).zip(rows.chunks(SHORT_TILE)) {
+        let mut nan = false;
+        let mut out = [0i16; SHORT_TILE];
+        for ((o, &acc), row) in out.iter_mut().zip(ys.iter()).zip(rs) {
+            let mut m = key(acc);
+            nan |= nan_bits(acc, inf);
+            for &v in row {
+                let k = key(v);
+                m = if D::IS_MIN { m.min(k) } else { m.max(k) };
+                nan |= nan_bits(v, inf);
+            }
+            *o = m;
+        }
+        if nan {
+            for (y, row) in ys.iter_mut().zip(rs) {
+                *y = fold_half::<D>(*y, row, inf);
+            }
+            continue;
+        }
+        for (y, &o) in ys.iter_mut().zip(&out) {
+            // The accumulator's own bits when it is as extreme (its zero may be signed).
+            if key(*y) != o {
+                *y = bits_of(o);
+            }
+        }
+    }
+}
+
 /// [`super::arg_row()`] of f16 or bf16 bits: the same index (a NaN wins, the first or the last).
 ///
 /// The row goes in parts of up to 1024 elements ([`part_best`]), whose answers are then

@@ -11,6 +11,7 @@
 
 use super::arg_lanes::arg_lanes;
 use super::arg_row::arg_row;
+use super::half_rows::{inf_of, keyed, reduce_rows_short_half};
 use super::hardmax::hardmax_row;
 use super::reduce::{fold, reduce_lanes_rows};
 use super::shared::{fill, step, take, LANES};
@@ -268,6 +269,13 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
     }
     if super::reduce_rows_f32_const::<T, D, R>(y, x) {
         return;
+    }
+    if keyed::<T>() {
+        // f16 and bf16: by their order keys, in their own width.
+        if let (Some(yb), Some(xb)) = (T::half_bits_mut(y), T::half_bits(x)) {
+            reduce_rows_short_half::<D, R>(yb, xb, inf_of::<T>());
+            return;
+        }
     }
     let (rows, _) = x.as_chunks::<R>();
     for (ys, rs) in y.chunks_mut(ROW_TILE).zip(rows.chunks(ROW_TILE)) {

@@ -145,3 +145,73 @@ fn narrow_periods_are_multiples_of_the_lanes() {
     assert_eq!(narrow_period(7), 112);
     assert_eq!(narrow_period(9), 126);
 }
+
+/// The definition over f16/bf16 through f32 (exact for both): a NaN accumulator stays, else the
+/// row's first NaN, else the extreme (either zero when the extreme is a zero).
+fn naive_fold_half<T: Element + Into<f32>, D: Direction>(acc: T, row: &[T]) -> T {
+    if acc.is_nan() {
+        return acc;
+    }
+    if let Some(&n) = row.iter().find(|v| v.is_nan()) {
+        return n;
+    }
+    row.iter().fold(
+        acc,
+        |a, &v| if D::better(v.into(), a.into()) { v } else { a },
+    )
+}
+
+fn half_rows_case<T: Element + Into<f32>, const R: usize>(g: &mut Lcg, from: fn(f32) -> T) {
+    for n in [1, 9, 2 * ROW_TILE + 3] {
+        for nan in [false, true] {
+            // Values from the f32 pool (ties, zeros of both signs, infinities), a NaN in some
+            // rows; accumulators of every kind, a NaN among them.
+            let x: Vec<T> = (0..n * R).map(|_| from(f32_pool(g, nan))).collect();
+            let acc: Vec<T> = (0..n)
+                .map(|i| match i % 7 {
+                    3 => from(f32::NAN),
+                    5 => from(f32::INFINITY),
+                    _ => from(f32_pool(g, false)),
+                })
+                .collect();
+            for min in [false, true] {
+                let mut y = acc.clone();
+                if min {
+                    reduce_rows_short::<T, Min, R>(&mut y, &x);
+                } else {
+                    reduce_rows_short::<T, Max, R>(&mut y, &x);
+                }
+                for (o, row) in x.chunks_exact(R).enumerate() {
+                    let want = if min {
+                        naive_fold_half::<T, Min>(acc[o], row)
+                    } else {
+                        naive_fold_half::<T, Max>(acc[o], row)
+                    };
+                    let (got, want_f): (f32, f32) = (y[o].into(), want.into());
+                    assert!(
+                        if want.is_nan() {
+                            T::half_bits(core::slice::from_ref(&y[o]))
+                                == T::half_bits(core::slice::from_ref(&want))
+                        } else {
+                            got == want_f
+                        },
+                        "R={R} row {o} of {n} min={min}: {got} want {want_f}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn half_short_rows_reduce_by_the_definition() {
+    let mut g = Lcg(23);
+    let f16 = |v: f32| crate::f16::from_f32(v);
+    let bf16 = |v: f32| crate::bf16::from_f32(v);
+    half_rows_case::<crate::f16, 1>(&mut g, f16);
+    half_rows_case::<crate::f16, 3>(&mut g, f16);
+    half_rows_case::<crate::f16, 20>(&mut g, f16);
+    half_rows_case::<crate::f16, 31>(&mut g, f16);
+    half_rows_case::<crate::bf16, 4>(&mut g, bf16);
+    half_rows_case::<crate::bf16, 20>(&mut g, bf16);
+}
