@@ -166,7 +166,13 @@ fn half_rows_case<T: Element + Into<f32>, const R: usize>(g: &mut Lcg, from: fn(
         for nan in [false, true] {
             // Values from the f32 pool (ties, zeros of both signs, infinities), a NaN in some
             // rows; accumulators of every kind, a NaN among them.
-            let x: Vec<T> = (0..n * R).map(|_| from(f32_pool(g, nan))).collect();
+            // NaN of either sign (a negative NaN's order key is the lowest).
+            let x: Vec<T> = (0..n * R)
+                .map(|_| match f32_pool(g, nan) {
+                    v if v.is_nan() && g.next().is_multiple_of(2) => from(-v),
+                    v => from(v),
+                })
+                .collect();
             let acc: Vec<T> = (0..n)
                 .map(|i| match i % 7 {
                     3 => from(f32::NAN),
@@ -174,6 +180,17 @@ fn half_rows_case<T: Element + Into<f32>, const R: usize>(g: &mut Lcg, from: fn(
                     _ => from(f32_pool(g, false)),
                 })
                 .collect();
+            // Hardmax: one at the first maximum (or the first NaN), zeros elsewhere.
+            let mut h = std::vec![from(9.0); n * R];
+            hardmax_rows_short::<T, R>(&x, &mut h);
+            for (o, (row, out)) in x.chunks_exact(R).zip(h.chunks_exact(R)).enumerate() {
+                let wide: Vec<f32> = row.iter().map(|&v| v.into()).collect();
+                let at = naive_arg::<f32, Max>(&wide, false);
+                for (j, &v) in out.iter().enumerate() {
+                    let want = if j == at { 1.0 } else { 0.0 };
+                    assert_eq!(v.into(), want, "R={R} row {o} of {n}: {wide:?}");
+                }
+            }
             for min in [false, true] {
                 let mut y = acc.clone();
                 if min {
@@ -204,7 +221,7 @@ fn half_rows_case<T: Element + Into<f32>, const R: usize>(g: &mut Lcg, from: fn(
 }
 
 #[test]
-fn half_short_rows_reduce_by_the_definition() {
+fn half_short_rows_reduce_and_hardmax_by_the_definition() {
     let mut g = Lcg(23);
     let f16 = |v: f32| crate::f16::from_f32(v);
     let bf16 = |v: f32| crate::bf16::from_f32(v);
@@ -214,4 +231,5 @@ fn half_short_rows_reduce_by_the_definition() {
     half_rows_case::<crate::f16, 31>(&mut g, f16);
     half_rows_case::<crate::bf16, 4>(&mut g, bf16);
     half_rows_case::<crate::bf16, 20>(&mut g, bf16);
+    half_rows_case::<crate::bf16, 9>(&mut g, bf16);
 }
