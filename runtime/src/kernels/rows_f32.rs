@@ -594,4 +594,6 @@ fn better<D: Direction>(a: __m128, b: __m128) -> __m128 {
 mod tests;
 // (With `small-code` the kernels these test are off.)
 #[cfg(all(test, not(feature = "small-code")))]
+mod tests_long;
+#[cfg(all(test, not(feature = "small-code")))]
 mod tests_short;
