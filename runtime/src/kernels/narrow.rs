@@ -55,6 +55,11 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
     if rows.len() >= FEW_SHORT_ROWS && super::arg_rows_f32::<T, D, LAST, i64>(x, y, R) {
         return;
     }
+    // 1- and 2-byte elements: whole blocks of rows in AVX2, one row per lane.
+    let done = super::arg_rows_narrow::<T, D, LAST, false, i64>(x, y, &mut [], R);
+    let (Some(y), Some(rows)) = (y.get_mut(done..), rows.get(done..)) else {
+        return;
+    };
     if rows.len() < FEW_SHORT_ROWS {
         for (o, row) in y.iter_mut().zip(rows) {
             *o = i64::from(arg_small::<T, D, LAST, R>(row));
@@ -183,6 +188,11 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         // four only by the AVX2 kernel of columns).
         return;
     }
+    // 1- and 2-byte elements: whole blocks of rows' positions in AVX2, one row per lane.
+    let done = super::hardmax_rows_narrow::<T>(x, y, R);
+    let (Some(x), Some(y)) = (x.get(done * R..), y.get_mut(done * R..)) else {
+        return;
+    };
     let (rows, _) = x.as_chunks::<R>();
     let (outs, _) = y.as_chunks_mut::<R>();
     if R <= 4 || rows.len() < FEW_SHORT_ROWS {
@@ -302,6 +312,11 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
     if super::reduce_rows_f32_const::<T, D, R>(y, x) {
         return;
     }
+    // 1- and 2-byte elements: whole blocks of rows in AVX2, one row per lane.
+    let done = super::reduce_rows_narrow::<T, D>(y, x, R);
+    let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * R..)) else {
+        return;
+    };
     if keyed::<T>() {
         // f16 and bf16: by their order keys, in their own width.
         if let (Some(yb), Some(xb)) = (T::half_bits_mut(y), T::half_bits(x)) {

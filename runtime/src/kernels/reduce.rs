@@ -289,6 +289,11 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) {
         return;
     }
+    // 1- and 2-byte elements: whole blocks of rows in AVX2, one row per lane.
+    let done = super::reduce_rows_narrow::<T, D>(y, x, n);
+    let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * n..)) else {
+        return;
+    };
     if const { (rekeyed::<T>() || !is_float::<T>()) && !cfg!(feature = "small-code") } {
         // Integers and bool: the fold out of line. Inlined into generated code, where the row
         // length and the row count are constants, it was vectorized across the rows instead

@@ -40,6 +40,15 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
     if kernels::arg_rows_f32::<T, D, LAST, I>(x, y, r) {
         return;
     }
+    // 1- and 2-byte elements, rows up to 128 bytes: whole blocks of rows in AVX2.
+    #[cfg(not(debug_assertions))]
+    let (x, y) = {
+        let done = kernels::arg_rows_narrow::<T, D, LAST, false, I>(x, y, &mut [], r);
+        match (x.get(done * r..), y.get_mut(done..)) {
+            (Some(x), Some(y)) => (x, y),
+            _ => return,
+        }
+    };
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && (r <= kernels::ARG_ROW_MID || wide_compare::<T>());
         [T: Thin, D: Direction, const LAST: bool, I: ThinIndex] [T, D, LAST, I]
@@ -241,7 +250,8 @@ pub fn arg_rows_values<T: Thin, D: Direction, const LAST: bool>(
     r: usize,
 ) -> bool {
     #[cfg(not(debug_assertions))]
-    return kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r);
+    return kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r)
+        || kernels::arg_rows_values_narrow::<T, D, LAST>(x, y, v, r);
     #[cfg(debug_assertions)]
     return T::arg_rows_values(x, y, v, r, D::IS_MIN, LAST);
 }

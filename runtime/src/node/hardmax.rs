@@ -21,6 +21,15 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     if kernels::hardmax_rows_f32::<T, 0>(x, y, r) {
         return;
     }
+    // 1- and 2-byte elements, rows up to 128 bytes: whole blocks of rows' positions in AVX2.
+    #[cfg(not(debug_assertions))]
+    let (x, y) = {
+        let done = kernels::hardmax_rows_narrow::<T>(x, y, r);
+        match (x.get(done * r..), y.get_mut(done * r..)) {
+            (Some(x), Some(y)) => (x, y),
+            _ => return,
+        }
+    };
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && (r <= kernels::ARG_ROW_MID || wide_lanes::<T>());
         [T: Thin] [T] (x: &[T], y: &mut [T], r: usize) -> () {

@@ -1,0 +1,216 @@
+//! Tests of [`super`]: every type, direction and row length it takes, against the definitions
+//! written here and in `test_util`.
+
+extern crate std;
+use super::*;
+use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+use crate::{bf16, f16, Max, Min};
+use std::vec::Vec;
+
+/// The definition of a fold: a NaN accumulator stays, else the row's first NaN, else the
+/// extreme.
+fn naive_fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    if acc.is_nan() {
+        return acc;
+    }
+    if let Some(&n) = row.iter().find(|v| v.is_nan()) {
+        return n;
+    }
+    row.iter()
+        .fold(acc, |a, &v| if D::better(v, a) { v } else { a })
+}
+
+/// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
+/// the same bits.
+fn same<T: Element>(a: T, b: T) -> bool {
+    let mut ab = [0u8; 2];
+    let mut bb = [0u8; 2];
+    a.write_le(&mut ab[..size_of::<T>()]);
+    b.write_le(&mut bb[..size_of::<T>()]);
+    if a.is_nan() || b.is_nan() {
+        return ab == bb;
+    }
+    !a.gt(b) && !a.lt(b)
+}
+
+/// Rows of `n` for `rows` rows (a partial block after whole ones), reduced both ways into
+/// accumulators of every kind and searched both ways with and without values: the rows done
+/// against the definitions, and whole blocks done whenever the block's reach fits.
+fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool) -> T) {
+    let lanes = 32 / size_of::<T>();
+    for nan in [false, true] {
+        let x: Vec<T> = (0..n * rows + 7).map(|_| make(g, nan)).collect();
+        // A block with a NaN now and then only.
+        let x: Vec<T> = if nan {
+            x
+        } else {
+            x.into_iter()
+                .map(|v| if v.is_nan() { T::ZERO } else { v })
+                .collect()
+        };
+        let want_blocks = {
+            let row = n * size_of::<T>();
+            let reach = (lanes - 1) * row + row.max(32);
+            let mut c = rows / lanes;
+            while c > 0 && (c - 1) * lanes * row + reach > (n * rows + 7) * size_of::<T>() {
+                c -= 1;
+            }
+            c * lanes
+        };
+        let acc: Vec<T> = (0..rows)
+            .map(|i| {
+                if i % 9 == 4 {
+                    make(g, true)
+                } else {
+                    make(g, false)
+                }
+            })
+            .collect();
+        // Hardmax: 1 at the first maximum (or first NaN), 0 elsewhere, in the rows done.
+        let mut h = std::vec![T::ONE; n * rows];
+        let done = hardmax_rows::<T>(&x, &mut h, n);
+        assert_eq!(
+            done,
+            want_blocks,
+            "{:?} n={n} rows={rows} hardmax",
+            T::DTYPE
+        );
+        for (o, (row, out)) in x
+            .chunks_exact(n)
+            .zip(h.chunks_exact(n))
+            .take(done)
+            .enumerate()
+        {
+            let at = naive_arg::<T, Max>(row, false);
+            for (j, &v) in out.iter().enumerate() {
+                let want = if j == at { T::ONE } else { T::ZERO };
+                assert!(same(v, want), "{:?} n={n} row {o} hardmax", T::DTYPE);
+            }
+        }
+        for min in [false, true] {
+            let mut y = acc.clone();
+            let done = if min {
+                reduce_rows::<T, Min>(&mut y, &x, n)
+            } else {
+                reduce_rows::<T, Max>(&mut y, &x, n)
+            };
+            assert_eq!(done, want_blocks, "{:?} n={n} rows={rows}", T::DTYPE);
+            for (o, row) in x.chunks_exact(n).take(done).enumerate() {
+                let want = if min {
+                    naive_fold::<T, Min>(acc[o], row)
+                } else {
+                    naive_fold::<T, Max>(acc[o], row)
+                };
+                assert!(same(y[o], want), "{:?} n={n} row {o} min={min}", T::DTYPE);
+            }
+            for last in [false, true] {
+                let mut at = std::vec![-1i64; rows];
+                let mut v = std::vec![T::ZERO; rows];
+                let done = match (min, last) {
+                    (false, false) => arg_rows::<T, Max, false, true, i64>(&x, &mut at, &mut v, n),
+                    (false, true) => arg_rows::<T, Max, true, true, i64>(&x, &mut at, &mut v, n),
+                    (true, false) => arg_rows::<T, Min, false, true, i64>(&x, &mut at, &mut v, n),
+                    (true, true) => arg_rows::<T, Min, true, true, i64>(&x, &mut at, &mut v, n),
+                };
+                assert_eq!(done, want_blocks);
+                let mut at32 = std::vec![u32::MAX; rows];
+                let done32 = if min {
+                    arg_rows::<T, Min, false, false, u32>(&x, &mut at32, &mut [], n)
+                } else {
+                    arg_rows::<T, Max, false, false, u32>(&x, &mut at32, &mut [], n)
+                };
+                assert_eq!(done32, want_blocks);
+                for (o, row) in x.chunks_exact(n).take(done).enumerate() {
+                    let want = if min {
+                        naive_arg::<T, Min>(row, last)
+                    } else {
+                        naive_arg::<T, Max>(row, last)
+                    };
+                    let what = (T::DTYPE, n, o, min, last);
+                    assert_eq!(at[o] as usize, want, "{what:?}");
+                    assert!(same(v[o], row[want]), "{what:?} value");
+                    if !last {
+                        assert_eq!(at32[o] as usize, want, "{what:?} u32");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A value of `T` from a few bits: ties are common, and the type's extremes come up.
+fn small<T: Copy>(g: &mut Lcg, pool: &[T]) -> T {
+    pool[(g.next() % pool.len() as u64) as usize]
+}
+
+fn u8s(g: &mut Lcg, _: bool) -> u8 {
+    small(g, &[0, 1, 2, 7, 100, 254, 255, 128, 127])
+}
+fn i8s(g: &mut Lcg, _: bool) -> i8 {
+    small(g, &[0, 1, -1, 7, -100, 127, -128, 64, -2])
+}
+fn bools(g: &mut Lcg, _: bool) -> bool {
+    // Mostly one value, so that rows of a single value come up.
+    g.next().is_multiple_of(5)
+}
+fn u16s(g: &mut Lcg, _: bool) -> u16 {
+    small(g, &[0, 1, 255, 256, 0x7fff, 0x8000, 0xffff, 0xfffe, 300])
+}
+fn i16s(g: &mut Lcg, _: bool) -> i16 {
+    small(g, &[0, 1, -1, 255, -256, i16::MAX, i16::MIN, 0x80, -0x80])
+}
+/// From the f32 pool (ties, zeros of both signs, infinities, NaN when asked), a NaN of either
+/// sign (a negative NaN's key is the lowest).
+fn halves_of<T>(g: &mut Lcg, nan: bool, from: fn(f32) -> T) -> T {
+    let v = f32_pool(g, nan);
+    if v.is_nan() && g.next().is_multiple_of(2) {
+        from(-v)
+    } else {
+        from(v)
+    }
+}
+fn f16s(g: &mut Lcg, nan: bool) -> f16 {
+    halves_of(g, nan, f16::from_f32)
+}
+fn bf16s(g: &mut Lcg, nan: bool) -> bf16 {
+    halves_of(g, nan, bf16::from_f32)
+}
+
+#[test]
+fn short_rows_of_every_narrow_type_match_the_definitions() {
+    if !available() {
+        return;
+    }
+    let mut g = Lcg(41);
+    for n in MIN_BYTES..=MAX_BYTES {
+        for rows in [33, 70] {
+            check::<u8>(&mut g, n, rows, u8s);
+            check::<i8>(&mut g, n, rows, i8s);
+            check::<bool>(&mut g, n, rows, bools);
+        }
+    }
+    for n in MIN_BYTES / 2..=MAX_BYTES / 2 {
+        for rows in [17, 40] {
+            check::<u16>(&mut g, n, rows, u16s);
+            check::<i16>(&mut g, n, rows, i16s);
+            check::<f16>(&mut g, n, rows, f16s);
+            check::<bf16>(&mut g, n, rows, bf16s);
+        }
+    }
+}
+
+#[test]
+fn short_rows_outside_the_kernel_are_left() {
+    let mut y = [0u8; 64];
+    assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 4], 4), 0);
+    assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 129], 129), 0);
+    let mut at = [0i64; 64];
+    assert_eq!(
+        arg_rows::<f32, Max, false, false, i64>(&[1.0; 64 * 8], &mut at, &mut [], 8),
+        0
+    );
+    assert_eq!(
+        arg_rows::<i32, Max, false, false, i64>(&[1; 64 * 8], &mut at, &mut [], 8),
+        0
+    );
+}
