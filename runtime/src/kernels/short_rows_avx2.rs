@@ -10,20 +10,21 @@
 //! then reduced together in a tree of shuffles (128-bit halves, then 8-, 4-, 2- and 1-byte units
 //! within them), so that the block's extremes come out as one vector, row `r` in lane `r`.
 //! An arg-reduction then finds each row's extreme in its row by equality, the positions of a
-//! row gathered into one word without branches. f16 and bf16 are compared by their order keys,
+//! row gathered without branches. f16 and bf16 are compared by their order keys,
 //! NaN flagged on the side: a block with a NaN is done again by the exact rule.
 //!
 //! For the CPUs [`available`] finds; the callers check.
 
 use core::arch::x86_64::{
     __m256i, _mm256_abs_epi16, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castps_si256,
-    _mm256_castsi256_ps, _mm256_cmpeq_epi16, _mm256_cmpeq_epi8, _mm256_cmpgt_epi16,
-    _mm256_loadu_si256, _mm256_max_epi16, _mm256_max_epi8, _mm256_max_epu16, _mm256_max_epu8,
-    _mm256_min_epi16, _mm256_min_epi8, _mm256_min_epu16, _mm256_min_epu8, _mm256_movemask_epi8,
-    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi8,
-    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_ps,
-    _mm256_srai_epi16, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_castsi128_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi16, _mm256_cmpeq_epi8,
+    _mm256_cmpgt_epi16, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_max_epi16,
+    _mm256_max_epi8, _mm256_max_epu16, _mm256_max_epu8, _mm256_min_epi16, _mm256_min_epi8,
+    _mm256_min_epu16, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi8, _mm256_setr_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_ps, _mm256_srai_epi16,
+    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    _mm256_xor_si256, _mm_loadu_si128,
 };
 use core::mem::size_of;
 
@@ -33,8 +34,9 @@ use super::isa;
 use super::reduce::fold;
 use crate::{DType, Direction, Element};
 
-/// The longest rows taken, in bytes: a row's positions gather into one 128-bit word.
-pub(super) const MAX_BYTES: usize = 128;
+/// The longest rows taken, in bytes (eight vectors). Longer rows amortize a row's setup, and
+/// the row kernels take them.
+pub(super) const MAX_BYTES: usize = 256;
 
 /// The shortest rows taken, in bytes: shorter rows leave most of a vector's lanes idle.
 pub(super) const MIN_BYTES: usize = 8;
@@ -145,6 +147,22 @@ unsafe fn load(x: &[u8], at: usize) -> __m256i {
     unsafe { _mm256_loadu_si256(x.as_ptr().add(at).cast()) }
 }
 
+/// 16 bytes from byte `a` of `x` in the low half, 16 from byte `b` in the high.
+///
+/// # Safety
+/// `a + 16` and `b + 16` are at most `x.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load2(x: &[u8], a: usize, b: usize) -> __m256i {
+    debug_assert!(a + 16 <= x.len() && b + 16 <= x.len());
+    // SAFETY: the caller keeps both 16 bytes inside `x`.
+    unsafe {
+        let lo = _mm_loadu_si128(x.as_ptr().add(a).cast());
+        let hi = _mm_loadu_si128(x.as_ptr().add(b).cast());
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+    }
+}
+
 /// The order keys of `v` (the elements themselves for integers).
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -207,6 +225,22 @@ fn identity<K: Lanes, D: Direction>() -> __m256i {
 fn nans<K: Lanes>(v: __m256i) -> __m256i {
     let m = _mm256_and_si256(v, _mm256_set1_epi16(0x7fff));
     _mm256_cmpgt_epi16(m, _mm256_set1_epi16(K::INF))
+}
+
+/// `top` raised to the magnitudes of `v` (f16 and bf16 bits): a NaN's is above infinity's,
+/// checked once a block by [`any_nan`]. (The magnitudes are the keys' first step: one more
+/// instruction a vector, where a compare and an `or` would be two.)
+#[inline]
+#[target_feature(enable = "avx2")]
+fn track<K: Lanes>(top: __m256i, v: __m256i) -> __m256i {
+    _mm256_max_epi16(top, _mm256_and_si256(v, _mm256_set1_epi16(0x7fff)))
+}
+
+/// Whether magnitudes tracked by [`track`] include a NaN's.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn any_nan<K: Lanes>(top: __m256i) -> bool {
+    K::INF != 0 && _mm256_movemask_epi8(_mm256_cmpgt_epi16(top, _mm256_set1_epi16(K::INF))) != 0
 }
 
 /// One bit per byte of `v` whose element's key equals `m`'s (two per 2-byte element).
@@ -275,10 +309,11 @@ impl<K: Lanes> Block<K> {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn new<D: Direction>(n: usize) -> Self {
+        // Rows under 16 bytes are read 16 bytes at a time, one in each half of a vector.
         let bytes = n * K::SIZE;
         let mut keep = [0u8; 32];
         for (i, k) in keep.iter_mut().enumerate() {
-            *k = if i < bytes { 0xff } else { 0 };
+            *k = if i % 16 < bytes { 0xff } else { 0 };
         }
         // SAFETY: 32 bytes.
         let keep = unsafe { load(&keep, 0) };
@@ -291,47 +326,79 @@ impl<K: Lanes> Block<K> {
         }
     }
 
-    /// The bytes a block of rows reads from its start: its rows, and for rows shorter than a
-    /// vector a whole vector from the last row's start.
+    /// The bytes a block of rows reads from its start: its rows, and for rows under 16 bytes
+    /// 16 bytes from the last row's start.
     #[inline(always)]
     fn reach(&self) -> usize {
         let row = self.n * K::SIZE;
-        (K::LANES - 1) * row + row.max(32)
+        (K::LANES - 1) * row + row.max(16)
     }
 
-    /// Row `r` of the block at the start of `x` folded into one vector of keys; NaN lanes (f16
-    /// and bf16) flagged into `nan`.
+    /// Rows `a` and `b` of the block at the start of `x` folded into 16 bytes of keys each,
+    /// `a`'s in the low half of the vector and `b`'s in the high; NaN lanes (f16 and bf16)
+    /// flagged into `nan`. Rows of 32 bytes or less are read 16 bytes at a time straight into
+    /// the halves (from the start and from the end, which overlap); longer rows a vector at a
+    /// time, then folded across the halves.
     ///
     /// # Safety
     /// `x` holds [`Self::reach`] bytes.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn row<D: Direction>(&self, x: &[u8], r: usize, nan: &mut __m256i) -> __m256i {
-        let (n, l) = (self.n, K::LANES);
-        let at = r * n * K::SIZE;
-        if n < l {
-            // SAFETY: a vector from the row's start is within the block's reach.
-            let v = unsafe { load(x, at) };
-            if K::INF != 0 {
-                *nan = _mm256_or_si256(*nan, _mm256_and_si256(nans::<K>(v), self.keep));
-            }
-            return _mm256_or_si256(_mm256_and_si256(key::<K>(v), self.keep), self.fill);
+    unsafe fn pair<D: Direction>(
+        &self,
+        x: &[u8],
+        a: usize,
+        b: usize,
+        nan: &mut __m256i,
+    ) -> __m256i {
+        let bytes = self.n * K::SIZE;
+        let (a, b) = (a * bytes, b * bytes);
+        if bytes > 32 {
+            // SAFETY: the caller's reach.
+            let (a, b) = unsafe { (self.row::<D>(x, a, nan), self.row::<D>(x, b, nan)) };
+            return halves::<K, D>(a, b);
         }
-        // SAFETY (each load): `n >= l`, the vector within the row.
+        // SAFETY: 16 bytes from each row's start (within the reach), and for rows of 16 bytes
+        // or more 16 bytes to each row's end.
+        let lo = unsafe { load2(x, a, b) };
+        if bytes < 16 {
+            if K::INF != 0 {
+                *nan = track::<K>(*nan, _mm256_and_si256(lo, self.keep));
+            }
+            return _mm256_or_si256(_mm256_and_si256(key::<K>(lo), self.keep), self.fill);
+        }
+        let hi = unsafe { load2(x, a + bytes - 16, b + bytes - 16) };
+        if K::INF != 0 {
+            *nan = track::<K>(track::<K>(*nan, lo), hi);
+        }
+        pick::<K, D>(key::<K>(lo), key::<K>(hi))
+    }
+
+    /// The row from byte `at` of `x` (a vector or longer) folded into one vector of keys; NaN
+    /// lanes (f16 and bf16) flagged into `nan`.
+    ///
+    /// # Safety
+    /// The row is inside `x` and holds [`Lanes::LANES`] elements or more.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn row<D: Direction>(&self, x: &[u8], at: usize, nan: &mut __m256i) -> __m256i {
+        let (n, l) = (self.n, K::LANES);
+        // SAFETY (each load): `n >= l` (the caller's), the vector within the row.
         let last = unsafe { load(x, at + (n - l) * K::SIZE) };
-        let mut flags = nans::<K>(last);
-        let mut a = key::<K>(last);
-        let mut k = 0;
+        let first = unsafe { load(x, at) };
+        if K::INF != 0 {
+            *nan = track::<K>(track::<K>(*nan, first), last);
+        }
+        let mut a = pick::<K, D>(key::<K>(first), key::<K>(last));
+        // Rows over two vectors: the vectors between.
+        let mut k = l;
         while k + l < n {
             let v = unsafe { load(x, at + k * K::SIZE) };
             if K::INF != 0 {
-                flags = _mm256_or_si256(flags, nans::<K>(v));
+                *nan = track::<K>(*nan, v);
             }
             a = pick::<K, D>(a, key::<K>(v));
             k += l;
-        }
-        if K::INF != 0 {
-            *nan = _mm256_or_si256(*nan, flags);
         }
         a
     }
@@ -357,9 +424,7 @@ impl<K: Lanes> Block<K> {
                     for (p, pair) in pairs.iter_mut().enumerate() {
                         let i = ((h * 2 + e) * 2 + q) * 2 + p;
                         // SAFETY: the caller's reach, for rows below `lanes`.
-                        let (a, b) =
-                            unsafe { (self.row::<D>(x, i, nan), self.row::<D>(x, i + half, nan)) };
-                        *pair = halves::<K, D>(a, b);
+                        *pair = unsafe { self.pair::<D>(x, i, i + half, nan) };
                     }
                     *quad = units8::<K, D>(pairs[0], pairs[1]);
                 }
@@ -386,27 +451,56 @@ impl<K: Lanes> Block<K> {
         let at = r * n * s;
         let bytes = n * s;
         // SAFETY (each load): as in `row`.
-        let bits: u128 = if n < l {
-            let low = (1u32 << bytes) - 1;
-            u128::from(hits::<K>(unsafe { load(x, at) }, m) & low)
+        let byte = if n < l {
+            // 16 bytes from the start (the row's, then any past it) and 16 to the end (for
+            // rows under 16 bytes, the same): the end's bits moved to their place.
+            let v = unsafe { load2(x, at, at + bytes.max(16) - 16) };
+            let both = hits::<K>(v, m);
+            let low = if bytes < 16 {
+                (1u32 << bytes) - 1
+            } else {
+                u32::MAX
+            };
+            let bits = ((both & 0xffff) | (both >> 16) << (bytes.max(16) - 16)) & low;
+            if LAST {
+                31 - bits.leading_zeros() as usize
+            } else {
+                bits.trailing_zeros() as usize
+            }
         } else if bytes <= 64 {
+            // Two vectors, which overlap unless the row is 64 bytes: one word.
             let end = u64::from(hits::<K>(unsafe { load(x, at + bytes - 32) }, m));
             let start = u64::from(hits::<K>(unsafe { load(x, at) }, m));
-            u128::from(start | end << (bytes - 32))
-        } else {
-            let mut b =
-                u128::from(hits::<K>(unsafe { load(x, at + bytes - 32) }, m)) << (bytes - 32);
-            let mut k = 0;
-            while k + 32 < bytes {
-                b |= u128::from(hits::<K>(unsafe { load(x, at + k) }, m)) << k;
-                k += 32;
+            let bits = start | end << (bytes - 32);
+            if LAST {
+                63 - bits.leading_zeros() as usize
+            } else {
+                bits.trailing_zeros() as usize
             }
-            b
-        };
-        let byte = if LAST {
-            127 - bits.leading_zeros() as usize
         } else {
-            bits.trailing_zeros() as usize
+            // Up to eight vectors, the last from the row's end: each one's bits kept, and one
+            // bit per vector that has a hit; the vector is the first (last) of those, without
+            // a branch. A hit in the overlap of the last two is in both, found in the first.
+            let last = (bytes - 1) / 32;
+            let mut masks = [0u32; MAX_BYTES / 32];
+            let mut any = 0u32;
+            for (c, mask) in masks.iter_mut().enumerate().take(last + 1) {
+                let off = if c == last { bytes - 32 } else { c * 32 };
+                *mask = hits::<K>(unsafe { load(x, at + off) }, m);
+                any |= u32::from(*mask != 0) << c;
+            }
+            let c = if LAST {
+                31 - any.leading_zeros() as usize
+            } else {
+                any.trailing_zeros() as usize
+            };
+            let mask = masks.get(c).copied().unwrap_or(0);
+            let off = if c == last { bytes - 32 } else { c * 32 };
+            off + if LAST {
+                31 - mask.leading_zeros() as usize
+            } else {
+                mask.trailing_zeros() as usize
+            }
         };
         byte / s
     }
@@ -447,7 +541,7 @@ unsafe fn reduce_in<K: Lanes, D: Direction, T: Element>(y: &mut [T], x: &[T], n:
         let mut nan = _mm256_setzero_si256();
         // SAFETY: `blocks` kept the block's reach inside `x`.
         let m = unsafe { block.extremes::<D>(xs, &mut nan) };
-        if K::INF != 0 && _mm256_movemask_epi8(nan) != 0 {
+        if any_nan::<K>(nan) {
             for (o, row) in ys.iter_mut().zip(rows.chunks_exact(n)) {
                 *o = fold::<T, D>(*o, row);
             }
@@ -508,7 +602,7 @@ where
         let mut nan = _mm256_setzero_si256();
         // SAFETY: `blocks` kept the block's reach inside `x`.
         let m = unsafe { block.extremes::<D>(xs, &mut nan) };
-        if K::INF != 0 && _mm256_movemask_epi8(nan) != 0 {
+        if any_nan::<K>(nan) {
             for (r, (o, row)) in ys.iter_mut().zip(rs.chunks_exact(n)).enumerate() {
                 let at = arg_row::<T, D, LAST>(row);
                 *o = index::<I>(at);

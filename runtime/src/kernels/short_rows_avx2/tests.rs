@@ -50,7 +50,7 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
         };
         let want_blocks = {
             let row = n * size_of::<T>();
-            let reach = (lanes - 1) * row + row.max(32);
+            let reach = (lanes - 1) * row + row.max(16);
             let mut c = rows / lanes;
             while c > 0 && (c - 1) * lanes * row + reach > (n * rows + 7) * size_of::<T>() {
                 c -= 1;
@@ -203,7 +203,7 @@ fn short_rows_of_every_narrow_type_match_the_definitions() {
 fn short_rows_outside_the_kernel_are_left() {
     let mut y = [0u8; 64];
     assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 4], 4), 0);
-    assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 129], 129), 0);
+    assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 257], 257), 0);
     let mut at = [0i64; 64];
     assert_eq!(
         arg_rows::<f32, Max, false, false, i64>(&[1.0; 64 * 8], &mut at, &mut [], 8),
