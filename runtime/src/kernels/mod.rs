@@ -522,8 +522,9 @@ pub(crate) fn arg_short_f32<T: Element, D: Direction, const LAST: bool>(
     false
 }
 
-/// Folds whole blocks of contiguous rows of `n` 1- or 2-byte elements of `x` into `y` by the
-/// AVX2 kernel of short rows (`short_rows_avx2`: 16 or 32 rows at a time, one per lane) where
+/// Folds whole blocks of contiguous rows of `n` 1-, 2- or 4-byte elements (not `f32`) of `x`
+/// into `y` by the AVX2 kernel of short rows (`short_rows_avx2`: 8, 16 or 32 rows at a time,
+/// one per lane) where
 /// the CPU has it and the rows fit it; the rows done, the rest the caller's (all of them off
 /// x86-64 and with `small-code`).
 #[inline(always)]
@@ -549,7 +550,7 @@ pub(crate) fn reduce_rows_narrow<T: Element, D: Direction>(
     }
 }
 
-/// [`arg_rows_values_f32`] of 1- and 2-byte elements: whole blocks by [`arg_rows_narrow`], the
+/// [`arg_rows_values_f32`] of the types of [`arg_rows_narrow`]: whole blocks by [`arg_rows_narrow`], the
 /// rows after them one at a time; `false` (nothing written) if the kernel takes none.
 #[cfg(not(debug_assertions))]
 #[inline(always)]

@@ -1,9 +1,9 @@
-//! Contiguous rows of 1- and 2-byte elements (`i8`, `u8`, `bool`, `i16`, `u16`, and f16 and
-//! bf16 as order keys) from a few elements to [`MAX_BYTES`] bytes, in AVX2 vectors with one row
+//! Contiguous rows of 1-, 2- and 4-byte elements (`i8`, `u8`, `bool`, `i16`, `u16`, f16 and
+//! bf16 as order keys, `i32`, `u32`) from a few elements to [`MAX_BYTES`] bytes, in AVX2 vectors with one row
 //! per lane: where a row fills a vector or two, a kernel that walks one row at a time spends
 //! more on the row's setup and its horizontal reduction than on its elements.
 //!
-//! A block of as many rows as a vector has lanes (16 or 32) is read row by row, each row folded
+//! A block of as many rows as a vector has lanes (8, 16 or 32) is read row by row, each row folded
 //! into one vector by the order alone (loads of a vector from the row's start and from its end,
 //! which overlap when the length is not a multiple of a vector: max and min do not mind; a row
 //! shorter than a vector has the lanes past it set to the identity). The block's vectors are
@@ -17,14 +17,15 @@
 
 use core::arch::x86_64::{
     __m256i, _mm256_abs_epi16, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castps_si256,
-    _mm256_castsi128_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi16, _mm256_cmpeq_epi8,
-    _mm256_cmpgt_epi16, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_max_epi16,
-    _mm256_max_epi8, _mm256_max_epu16, _mm256_max_epu8, _mm256_min_epi16, _mm256_min_epi8,
-    _mm256_min_epu16, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi8, _mm256_setr_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_ps, _mm256_srai_epi16,
-    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
-    _mm256_xor_si256, _mm_loadu_si128,
+    _mm256_castsi128_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi16, _mm256_cmpeq_epi32,
+    _mm256_cmpeq_epi8, _mm256_cmpgt_epi16, _mm256_inserti128_si256, _mm256_loadu_si256,
+    _mm256_max_epi16, _mm256_max_epi32, _mm256_max_epi8, _mm256_max_epu16, _mm256_max_epu32,
+    _mm256_max_epu8, _mm256_min_epi16, _mm256_min_epi32, _mm256_min_epi8, _mm256_min_epu16,
+    _mm256_min_epu32, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi32, _mm256_set1_epi8,
+    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_ps,
+    _mm256_srai_epi16, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi64, _mm256_xor_si256, _mm_loadu_si128,
 };
 use core::mem::size_of;
 
@@ -34,9 +35,14 @@ use super::isa;
 use super::reduce::fold;
 use crate::{DType, Direction, Element};
 
-/// The longest rows taken, in bytes (eight vectors). Longer rows amortize a row's setup, and
-/// the row kernels take them.
-pub(super) const MAX_BYTES: usize = 256;
+/// The longest rows the reductions take, in bytes (sixteen vectors). Longer rows amortize a
+/// row's setup, and the row kernels take them.
+pub(super) const MAX_BYTES: usize = 512;
+
+/// The longest rows the arg-reductions and Hardmax take, in bytes (eight vectors): past them
+/// the second pass over each row costs more than the row kernels' search (u8 rows of 200: 2.7x
+/// of a max fold of the bytes by the row kernel, 3.8x here).
+pub(super) const ARG_MAX_BYTES: usize = 256;
 
 /// The shortest rows taken, in bytes: shorter rows leave most of a vector's lanes idle.
 pub(super) const MIN_BYTES: usize = 8;
@@ -68,6 +74,10 @@ struct I8s;
 struct U16s;
 /// `i16`.
 struct I16s;
+/// `u32`.
+struct U32s;
+/// `i32`.
+struct I32s;
 /// f16 (`INF` 0x7c00) and bf16 (0x7f80) as order keys.
 struct Halves<const INF: i16>;
 
@@ -91,17 +101,34 @@ impl Lanes for I16s {
     const SIGNED: bool = true;
     const INF: i16 = 0;
 }
+impl Lanes for U32s {
+    const SIZE: usize = 4;
+    const SIGNED: bool = false;
+    const INF: i16 = 0;
+}
+impl Lanes for I32s {
+    const SIZE: usize = 4;
+    const SIGNED: bool = true;
+    const INF: i16 = 0;
+}
 impl<const INF: i16> Lanes for Halves<INF> {
     const SIZE: usize = 2;
     const SIGNED: bool = true;
     const INF: i16 = INF;
 }
 
-/// Whether rows of `n` elements of `T` are this module's (1- and 2-byte types, rows of
+/// Whether rows of `n` elements of `T` are this module's (1-, 2- and 4-byte integers, f16 and
+/// bf16; rows of
 /// [`MIN_BYTES`] to [`MAX_BYTES`]).
 #[inline(always)]
 pub(super) fn fits<T: Element>(n: usize) -> bool {
     narrow::<T>() && (MIN_BYTES..=MAX_BYTES).contains(&(n * size_of::<T>()))
+}
+
+/// [`fits`] for the arg-reductions and Hardmax (rows up to [`ARG_MAX_BYTES`]).
+#[inline(always)]
+pub(super) fn fits_arg<T: Element>(n: usize) -> bool {
+    fits::<T>(n) && n * size_of::<T>() <= ARG_MAX_BYTES
 }
 
 /// Whether `T` is one of this module's types.
@@ -109,7 +136,15 @@ pub(super) fn fits<T: Element>(n: usize) -> bool {
 const fn narrow<T: Element>() -> bool {
     matches!(
         T::DTYPE,
-        DType::U8 | DType::Bool | DType::I8 | DType::U16 | DType::I16 | DType::F16 | DType::BF16
+        DType::U8
+            | DType::Bool
+            | DType::I8
+            | DType::U16
+            | DType::I16
+            | DType::F16
+            | DType::BF16
+            | DType::I32
+            | DType::U32
     )
 }
 
@@ -195,10 +230,14 @@ fn pick<K: Lanes, D: Direction>(a: __m256i, b: __m256i) -> __m256i {
         (1, false, true) => _mm256_min_epu8(a, b),
         (1, true, false) => _mm256_max_epi8(a, b),
         (1, true, true) => _mm256_min_epi8(a, b),
-        (_, false, false) => _mm256_max_epu16(a, b),
-        (_, false, true) => _mm256_min_epu16(a, b),
-        (_, true, false) => _mm256_max_epi16(a, b),
-        (_, true, true) => _mm256_min_epi16(a, b),
+        (2, false, false) => _mm256_max_epu16(a, b),
+        (2, false, true) => _mm256_min_epu16(a, b),
+        (2, true, false) => _mm256_max_epi16(a, b),
+        (2, true, true) => _mm256_min_epi16(a, b),
+        (_, false, false) => _mm256_max_epu32(a, b),
+        (_, false, true) => _mm256_min_epu32(a, b),
+        (_, true, false) => _mm256_max_epi32(a, b),
+        (_, true, true) => _mm256_min_epi32(a, b),
     }
 }
 
@@ -212,10 +251,14 @@ fn identity<K: Lanes, D: Direction>() -> __m256i {
         (1, false, true) => _mm256_set1_epi8(-1),
         (1, true, false) => _mm256_set1_epi8(i8::MIN),
         (1, true, true) => _mm256_set1_epi8(i8::MAX),
-        (_, false, false) => _mm256_set1_epi16(0),
-        (_, false, true) => _mm256_set1_epi16(-1),
-        (_, true, false) => _mm256_set1_epi16(i16::MIN),
-        (_, true, true) => _mm256_set1_epi16(i16::MAX),
+        (2, false, false) => _mm256_set1_epi16(0),
+        (2, false, true) => _mm256_set1_epi16(-1),
+        (2, true, false) => _mm256_set1_epi16(i16::MIN),
+        (2, true, true) => _mm256_set1_epi16(i16::MAX),
+        (_, false, false) => _mm256_set1_epi32(0),
+        (_, false, true) => _mm256_set1_epi32(-1),
+        (_, true, false) => _mm256_set1_epi32(i32::MIN),
+        (_, true, true) => _mm256_set1_epi32(i32::MAX),
     }
 }
 
@@ -248,10 +291,10 @@ fn any_nan<K: Lanes>(top: __m256i) -> bool {
 #[target_feature(enable = "avx2")]
 fn hits<K: Lanes>(v: __m256i, m: __m256i) -> u32 {
     let k = key::<K>(v);
-    let eq = if K::SIZE == 1 {
-        _mm256_cmpeq_epi8(k, m)
-    } else {
-        _mm256_cmpeq_epi16(k, m)
+    let eq = match K::SIZE {
+        1 => _mm256_cmpeq_epi8(k, m),
+        2 => _mm256_cmpeq_epi16(k, m),
+        _ => _mm256_cmpeq_epi32(k, m),
     };
     _mm256_movemask_epi8(eq) as u32
 }
@@ -429,6 +472,10 @@ impl<K: Lanes> Block<K> {
                     *quad = units8::<K, D>(pairs[0], pairs[1]);
                 }
                 *eight = units4::<K, D>(quads[0], quads[1]);
+                if K::SIZE == 4 {
+                    // Eight rows of 4-byte elements: one vector.
+                    return *eight;
+                }
             }
             *out = units_small::<K, D, 2>(eights[0], eights[1]);
             if K::SIZE == 2 {
@@ -482,7 +529,7 @@ impl<K: Lanes> Block<K> {
             // bit per vector that has a hit; the vector is the first (last) of those, without
             // a branch. A hit in the overlap of the last two is in both, found in the first.
             let last = (bytes - 1) / 32;
-            let mut masks = [0u32; MAX_BYTES / 32];
+            let mut masks = [0u32; ARG_MAX_BYTES / 32];
             let mut any = 0u32;
             for (c, mask) in masks.iter_mut().enumerate().take(last + 1) {
                 let off = if c == last { bytes - 32 } else { c * 32 };
@@ -616,10 +663,15 @@ where
         // SAFETY: 32 bytes.
         unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), m) };
         for (r, o) in ys.iter_mut().enumerate() {
-            let k = if K::SIZE == 1 {
-                _mm256_set1_epi8(keys[r] as i8)
-            } else {
-                _mm256_set1_epi16(i16::from_le_bytes([keys[2 * r], keys[2 * r + 1]]))
+            let k = match K::SIZE {
+                1 => _mm256_set1_epi8(keys[r] as i8),
+                2 => _mm256_set1_epi16(i16::from_le_bytes([keys[2 * r], keys[2 * r + 1]])),
+                _ => _mm256_set1_epi32(i32::from_le_bytes([
+                    keys[4 * r],
+                    keys[4 * r + 1],
+                    keys[4 * r + 2],
+                    keys[4 * r + 3],
+                ])),
             };
             // SAFETY: `blocks` kept the block's reach inside `x`.
             *o = index::<I>(unsafe { block.position::<LAST>(xs, r, k) });
@@ -634,7 +686,7 @@ where
 }
 
 /// Folds each contiguous row of `n` of `x` into the matching element of `y` (NaN-propagating,
-/// as [`reduce_rows`](crate::kernels::reduce_rows)), whole blocks of 16 or 32 rows; the rows
+/// as [`reduce_rows`](crate::kernels::reduce_rows)), whole blocks of 8, 16 or 32 rows; the rows
 /// done (the rest are the caller's). Nothing done unless [`fits`] and [`available`].
 #[inline(always)]
 pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) -> usize {
@@ -650,6 +702,8 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
             DType::I16 => reduce_in::<I16s, D, T>(y, x, n),
             DType::F16 => reduce_in::<Halves<0x7c00>, D, T>(y, x, n),
             DType::BF16 => reduce_in::<Halves<0x7f80>, D, T>(y, x, n),
+            DType::U32 => reduce_in::<U32s, D, T>(y, x, n),
+            DType::I32 => reduce_in::<I32s, D, T>(y, x, n),
             _ => 0,
         }
     }
@@ -657,8 +711,8 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
 
 /// The index of the extreme of each contiguous row of `n` of `x` into `y` (the first, or the
 /// last with `LAST`; a NaN beats every number), with `VALUES` each row's extreme into `v`;
-/// whole blocks of 16 or 32 rows, the rows done (the rest are the caller's). Nothing done
-/// unless [`fits`] and [`available`].
+/// whole blocks of 8, 16 or 32 rows, the rows done (the rest are the caller's). Nothing done
+/// unless [`fits_arg`] and [`available`].
 #[inline(always)]
 pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES: bool, I: Index>(
     x: &[T],
@@ -666,7 +720,7 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
     v: &mut [T],
     n: usize,
 ) -> usize {
-    if !fits::<T>(n) || !available() {
+    if !fits_arg::<T>(n) || !available() {
         return 0;
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
@@ -678,6 +732,8 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
             DType::I16 => arg_in::<I16s, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::F16 => arg_in::<Halves<0x7c00>, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::BF16 => arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v, n),
+            DType::U32 => arg_in::<U32s, D, LAST, VALUES, T, I>(x, y, v, n),
+            DType::I32 => arg_in::<I32s, D, LAST, VALUES, T, I>(x, y, v, n),
             _ => 0,
         }
     }
@@ -690,7 +746,7 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
 pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], n: usize) -> usize {
     /// Rows a tile of positions holds.
     const TILE: usize = 64;
-    if !fits::<T>(n) || !available() {
+    if !fits_arg::<T>(n) || !available() {
         return 0;
     }
     let rows = (x.len() / n).min(y.len() / n);

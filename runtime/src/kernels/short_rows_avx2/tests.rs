@@ -23,8 +23,8 @@ fn naive_fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
 /// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
 /// the same bits.
 fn same<T: Element>(a: T, b: T) -> bool {
-    let mut ab = [0u8; 2];
-    let mut bb = [0u8; 2];
+    let mut ab = [0u8; 4];
+    let mut bb = [0u8; 4];
     a.write_le(&mut ab[..size_of::<T>()]);
     b.write_le(&mut bb[..size_of::<T>()]);
     if a.is_nan() || b.is_nan() {
@@ -57,6 +57,12 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
             }
             c * lanes
         };
+        // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only.
+        let want_arg = if n * size_of::<T>() <= ARG_MAX_BYTES {
+            want_blocks
+        } else {
+            0
+        };
         let acc: Vec<T> = (0..rows)
             .map(|i| {
                 if i % 9 == 4 {
@@ -69,12 +75,7 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
         // Hardmax: 1 at the first maximum (or first NaN), 0 elsewhere, in the rows done.
         let mut h = std::vec![T::ONE; n * rows];
         let done = hardmax_rows::<T>(&x, &mut h, n);
-        assert_eq!(
-            done,
-            want_blocks,
-            "{:?} n={n} rows={rows} hardmax",
-            T::DTYPE
-        );
+        assert_eq!(done, want_arg, "{:?} n={n} rows={rows} hardmax", T::DTYPE);
         for (o, (row, out)) in x
             .chunks_exact(n)
             .zip(h.chunks_exact(n))
@@ -112,14 +113,14 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
                     (true, false) => arg_rows::<T, Min, false, true, i64>(&x, &mut at, &mut v, n),
                     (true, true) => arg_rows::<T, Min, true, true, i64>(&x, &mut at, &mut v, n),
                 };
-                assert_eq!(done, want_blocks);
+                assert_eq!(done, want_arg);
                 let mut at32 = std::vec![u32::MAX; rows];
                 let done32 = if min {
                     arg_rows::<T, Min, false, false, u32>(&x, &mut at32, &mut [], n)
                 } else {
                     arg_rows::<T, Max, false, false, u32>(&x, &mut at32, &mut [], n)
                 };
-                assert_eq!(done32, want_blocks);
+                assert_eq!(done32, want_arg);
                 for (o, row) in x.chunks_exact(n).take(done).enumerate() {
                     let want = if min {
                         naive_arg::<T, Min>(row, last)
@@ -139,6 +140,25 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
 }
 
 /// A value of `T` from a few bits: ties are common, and the type's extremes come up.
+fn u32s(g: &mut Lcg, _: bool) -> u32 {
+    small(
+        g,
+        &[
+            0,
+            1,
+            255,
+            0x7fff_ffff,
+            0x8000_0000,
+            u32::MAX,
+            u32::MAX - 1,
+            70000,
+        ],
+    )
+}
+fn i32s(g: &mut Lcg, _: bool) -> i32 {
+    small(g, &[0, 1, -1, i32::MAX, i32::MIN, 65536, -65536, 0x80])
+}
+
 fn small<T: Copy>(g: &mut Lcg, pool: &[T]) -> T {
     pool[(g.next() % pool.len() as u64) as usize]
 }
@@ -197,20 +217,30 @@ fn short_rows_of_every_narrow_type_match_the_definitions() {
             check::<bf16>(&mut g, n, rows, bf16s);
         }
     }
+    for n in MIN_BYTES / 4..=MAX_BYTES / 4 {
+        for rows in [9, 21] {
+            check::<u32>(&mut g, n, rows, u32s);
+            check::<i32>(&mut g, n, rows, i32s);
+        }
+    }
 }
 
 #[test]
 fn short_rows_outside_the_kernel_are_left() {
     let mut y = [0u8; 64];
     assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 4], 4), 0);
-    assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 257], 257), 0);
+    assert_eq!(reduce_rows::<u8, Max>(&mut y, &[1u8; 64 * 513], 513), 0);
     let mut at = [0i64; 64];
+    assert_eq!(
+        arg_rows::<u8, Max, false, false, i64>(&[1; 64 * 257], &mut at, &mut [], 257),
+        0
+    );
     assert_eq!(
         arg_rows::<f32, Max, false, false, i64>(&[1.0; 64 * 8], &mut at, &mut [], 8),
         0
     );
     assert_eq!(
-        arg_rows::<i32, Max, false, false, i64>(&[1; 64 * 8], &mut at, &mut [], 8),
+        arg_rows::<i64, Max, false, false, i64>(&[1; 64 * 8], &mut at, &mut [], 8),
         0
     );
 }
