@@ -358,6 +358,33 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
 }
 
 /// Whether the f32 row kernels' AVX2 form runs here (the debug builds' fused rows of 8 to 128).
+/// Whether the optimized `arg_rows_values` takes `rows` rows of `r` of `T` through the AVX2
+/// kernel of short rows (`runtime/src/kernels/short_rows_avx2.rs`): 1-, 2- and 4-byte integers,
+/// bool, f16 and bf16, rows of 8 to 256 bytes, at least one whole block of rows (a vector's
+/// lanes) whose reads stay inside the input (rows under 16 bytes are read 16 bytes at a time).
+fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
+    let size = std::mem::size_of::<T>();
+    let bytes = r * size;
+    let lanes = 32 / size;
+    let typed = [
+        "bool", "int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32", "uint32",
+    ]
+    .contains(&T::NAME);
+    let avx2 = {
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        avx2
+    };
+    !cfg!(debug_assertions)
+        && avx2
+        && typed
+        && (8..=256).contains(&bytes)
+        && rows >= lanes
+        && rows * bytes >= (lanes - 1) * bytes + bytes.max(16)
+}
+
 fn wide_rows() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::is_x86_feature_detected!("avx2")
@@ -427,6 +454,7 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                         // Rows of three only through the AVX2 kernel of columns.
                         r == 2 || (4..=128).contains(&r) || ((r == 3 || r > 128) && wide_rows())
                     };
+                let expected = expected || short_rows_fused::<T>(rows, r);
                 assert_eq!(fused, expected, "fused rows taken {what}");
                 if fused {
                     assert_eq!(got, want, "fused arg rows {what}");
