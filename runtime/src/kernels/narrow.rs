@@ -55,7 +55,8 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
     if rows.len() >= FEW_SHORT_ROWS && super::arg_rows_f32::<T, D, LAST, i64>(x, y, R) {
         return;
     }
-    // 1- and 2-byte elements: whole blocks of rows in AVX2, one row per lane.
+    // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows in AVX2, one row per
+    // lane (`short_rows`).
     let done = super::arg_rows_narrow::<T, D, LAST, false, i64>(x, y, &mut [], R);
     let (Some(y), Some(rows)) = (y.get_mut(done..), rows.get(done..)) else {
         return;
@@ -188,7 +189,8 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         // four only by the AVX2 kernel of columns).
         return;
     }
-    // 1- and 2-byte elements: whole blocks of rows' positions in AVX2, one row per lane.
+    // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows' positions in AVX2,
+    // one row per lane (`short_rows`).
     let done = super::hardmax_rows_narrow::<T>(x, y, R);
     let (Some(x), Some(y)) = (x.get(done * R..), y.get_mut(done * R..)) else {
         return;
@@ -312,7 +314,8 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
     if super::reduce_rows_f32_const::<T, D, R>(y, x) {
         return;
     }
-    // 1- and 2-byte elements: whole blocks of rows in AVX2, one row per lane.
+    // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows in AVX2, one row per
+    // lane (`short_rows`).
     let done = super::reduce_rows_narrow::<T, D>(y, x, R);
     let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * R..)) else {
         return;

@@ -289,7 +289,8 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) {
         return;
     }
-    // 1- and 2-byte elements: whole blocks of rows in AVX2, one row per lane.
+    // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows in AVX2, one row per
+    // lane (`short_rows`).
     let done = super::reduce_rows_narrow::<T, D>(y, x, n);
     let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * n..)) else {
         return;

@@ -1,13 +1,14 @@
 //! Contiguous rows of 1-, 2- and 4-byte elements (`i8`, `u8`, `bool`, `i16`, `u16`, f16 and
-//! bf16 as order keys, `i32`, `u32`) from a few elements to [`MAX_BYTES`] bytes, in AVX2 vectors with one row
-//! per lane: where a row fills a vector or two, a kernel that walks one row at a time spends
+//! bf16 as order keys, `i32`, `u32`) from [`MIN_BYTES`] to [`MAX_BYTES`] bytes ([`ARG_MAX_BYTES`]
+//! for the arg-reductions and Hardmax), in AVX2 vectors with one row per lane: where a row fills a vector or two, a kernel that walks one row at a time spends
 //! more on the row's setup and its horizontal reduction than on its elements.
 //!
-//! A block of as many rows as a vector has lanes (8, 16 or 32) is read row by row, each row folded
-//! into one vector by the order alone (loads of a vector from the row's start and from its end,
-//! which overlap when the length is not a multiple of a vector: max and min do not mind; a row
-//! shorter than a vector has the lanes past it set to the identity). The block's vectors are
-//! then reduced together in a tree of shuffles (128-bit halves, then 8-, 4-, 2- and 1-byte units
+//! A block of as many rows as a vector has lanes (8, 16 or 32) is read two rows at a time, each
+//! row folded by the order alone into one half of a vector: rows of up to 32 bytes loaded 16
+//! bytes at a time from the row's start and from its end (which overlap when the length is not a
+//! multiple of 16: max and min do not mind; a row under 16 bytes has the lanes past it set to the
+//! identity), longer rows a vector at a time and then folded across the halves
+//! ([`block`]). The block's vectors are then reduced together in a tree of shuffles (128-bit halves, then 8-, 4-, 2- and 1-byte units
 //! within them), so that the block's extremes come out as one vector, row `r` in lane `r`.
 //! An arg-reduction then finds each row's extreme in its row by equality, the positions of a
 //! row gathered without branches. f16 and bf16 are compared by their order keys,
@@ -51,9 +52,8 @@ pub(super) fn available() -> bool {
     isa::level() >= isa::AVX2
 }
 
-/// Whether rows of `n` elements of `T` are this module's (1-, 2- and 4-byte integers, f16 and
-/// bf16; rows of
-/// [`MIN_BYTES`] to [`MAX_BYTES`]).
+/// Whether rows of `n` elements of `T` are this module's (1-, 2- and 4-byte integers, bool, f16
+/// and bf16; rows of [`MIN_BYTES`] to [`MAX_BYTES`]).
 #[inline(always)]
 pub(super) fn fits<T: Element>(n: usize) -> bool {
     narrow::<T>() && (MIN_BYTES..=MAX_BYTES).contains(&(n * size_of::<T>()))

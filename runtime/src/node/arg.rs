@@ -40,7 +40,8 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
     if kernels::arg_rows_f32::<T, D, LAST, I>(x, y, r) {
         return;
     }
-    // 1- and 2-byte elements, rows up to 128 bytes: whole blocks of rows in AVX2.
+    // Integers of 1 to 4 bytes, bool, f16 and bf16, rows of 8 to 256 bytes: whole blocks of rows
+    // in AVX2 (`kernels::short_rows`).
     #[cfg(not(debug_assertions))]
     let (x, y) = {
         let done = kernels::arg_rows_narrow::<T, D, LAST, false, I>(x, y, &mut [], r);

@@ -21,7 +21,8 @@ pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     if kernels::hardmax_rows_f32::<T, 0>(x, y, r) {
         return;
     }
-    // 1- and 2-byte elements, rows up to 128 bytes: whole blocks of rows' positions in AVX2.
+    // Integers of 1 to 4 bytes, bool, f16 and bf16, rows of 8 to 256 bytes: whole blocks of rows'
+    // positions in AVX2 (`kernels::short_rows`).
     #[cfg(not(debug_assertions))]
     let (x, y) = {
         let done = kernels::hardmax_rows_narrow::<T>(x, y, r);

@@ -234,8 +234,8 @@ impl<K: Lanes> Block<K> {
     }
 }
 
-/// The block's row count and its reach, and how many whole blocks of rows of `n` fit in `rows`
-/// rows of `len` bytes.
+/// How many whole blocks of `block`'s rows there are in `rows` rows whose input is `len` bytes,
+/// the last block's [`Block::reach`] inside them.
 #[inline(always)]
 pub(super) fn blocks<K: Lanes>(block: &Block<K>, rows: usize, len: usize) -> usize {
     let (l, row) = (K::LANES, block.n * K::SIZE);
