@@ -203,6 +203,14 @@ fn arg_lanes_in<T: Element, D: Direction, const LAST: bool, const TILE: usize, c
     }
     // Whole rows only (generated code always passes them).
     let x = x.get(..x.len() / inner * inner).unwrap_or(&[]);
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if super::arg_lanes_small_avx2::arg_lanes::<T, D, LAST>(x, y, v, inner) {
+        return;
+    }
     for (t, ytile) in y.chunks_mut(TILE).enumerate() {
         let start = t * TILE;
         let end = start + ytile.len();

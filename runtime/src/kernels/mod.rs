@@ -18,6 +18,12 @@ mod arg_groups_avx2;
 mod arg_lanes;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod arg_lanes_avx2;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod arg_lanes_small_avx2;
 mod arg_row;
 mod gather;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -29,7 +29,7 @@ use super::reduce::fold;
 use crate::{DType, Direction, Element};
 
 mod block;
-mod lanes;
+pub(super) mod lanes;
 
 use block::{blocks, Block};
 use lanes::{any_nan, key, nans, pick, unkey, Halves, I16s, I32s, I8s, Lanes, U16s, U32s, U8s};
@@ -84,7 +84,7 @@ const fn narrow<T: Element>() -> bool {
 
 /// The bytes of `x`, for this module's types.
 #[inline(always)]
-fn bytes<T: Element>(x: &[T]) -> Option<&[u8]> {
+pub(super) fn bytes<T: Element>(x: &[T]) -> Option<&[u8]> {
     if !narrow::<T>() {
         return None;
     }

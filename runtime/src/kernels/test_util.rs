@@ -3,7 +3,8 @@
 
 extern crate std;
 
-use crate::{Direction, Element};
+use crate::{bf16, f16, Direction, Element};
+use core::mem::size_of;
 
 /// A tiny deterministic generator for test data.
 pub(super) struct Lcg(pub(super) u64);
@@ -43,4 +44,74 @@ pub(super) fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
         4 => 0.0,
         k => k as f32 - 6.0,
     }
+}
+
+/// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
+/// the same bits.
+pub(super) fn same<T: Element>(a: T, b: T) -> bool {
+    let mut ab = [0u8; 4];
+    let mut bb = [0u8; 4];
+    a.write_le(&mut ab[..size_of::<T>()]);
+    b.write_le(&mut bb[..size_of::<T>()]);
+    if a.is_nan() || b.is_nan() {
+        return ab == bb;
+    }
+    !a.gt(b) && !a.lt(b)
+}
+
+/// A value of `T` from a few bits: ties are common, and the type's extremes come up.
+pub(super) fn u32s(g: &mut Lcg, _: bool) -> u32 {
+    small(
+        g,
+        &[
+            0,
+            1,
+            255,
+            0x7fff_ffff,
+            0x8000_0000,
+            u32::MAX,
+            u32::MAX - 1,
+            70000,
+        ],
+    )
+}
+pub(super) fn i32s(g: &mut Lcg, _: bool) -> i32 {
+    small(g, &[0, 1, -1, i32::MAX, i32::MIN, 65536, -65536, 0x80])
+}
+
+pub(super) fn small<T: Copy>(g: &mut Lcg, pool: &[T]) -> T {
+    pool[(g.next() % pool.len() as u64) as usize]
+}
+
+pub(super) fn u8s(g: &mut Lcg, _: bool) -> u8 {
+    small(g, &[0, 1, 2, 7, 100, 254, 255, 128, 127])
+}
+pub(super) fn i8s(g: &mut Lcg, _: bool) -> i8 {
+    small(g, &[0, 1, -1, 7, -100, 127, -128, 64, -2])
+}
+pub(super) fn bools(g: &mut Lcg, _: bool) -> bool {
+    // Mostly one value, so that rows of a single value come up.
+    g.next().is_multiple_of(5)
+}
+pub(super) fn u16s(g: &mut Lcg, _: bool) -> u16 {
+    small(g, &[0, 1, 255, 256, 0x7fff, 0x8000, 0xffff, 0xfffe, 300])
+}
+pub(super) fn i16s(g: &mut Lcg, _: bool) -> i16 {
+    small(g, &[0, 1, -1, 255, -256, i16::MAX, i16::MIN, 0x80, -0x80])
+}
+/// From the f32 pool (ties, zeros of both signs, infinities, NaN when asked), a NaN of either
+/// sign (a negative NaN's key is the lowest).
+pub(super) fn halves_of<T>(g: &mut Lcg, nan: bool, from: fn(f32) -> T) -> T {
+    let v = f32_pool(g, nan);
+    if v.is_nan() && g.next().is_multiple_of(2) {
+        from(-v)
+    } else {
+        from(v)
+    }
+}
+pub(super) fn f16s(g: &mut Lcg, nan: bool) -> f16 {
+    halves_of(g, nan, f16::from_f32)
+}
+pub(super) fn bf16s(g: &mut Lcg, nan: bool) -> bf16 {
+    halves_of(g, nan, bf16::from_f32)
 }

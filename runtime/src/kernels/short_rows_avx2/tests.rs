@@ -3,7 +3,9 @@
 
 extern crate std;
 use super::*;
-use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+use crate::kernels::test_util::{
+    bf16s, bools, f16s, i16s, i32s, i8s, naive_arg, same, u16s, u32s, u8s, Lcg,
+};
 use crate::{bf16, f16, Max, Min};
 use std::vec::Vec;
 
@@ -18,19 +20,6 @@ fn naive_fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     }
     row.iter()
         .fold(acc, |a, &v| if D::better(v, a) { v } else { a })
-}
-
-/// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
-/// the same bits.
-fn same<T: Element>(a: T, b: T) -> bool {
-    let mut ab = [0u8; 4];
-    let mut bb = [0u8; 4];
-    a.write_le(&mut ab[..size_of::<T>()]);
-    b.write_le(&mut bb[..size_of::<T>()]);
-    if a.is_nan() || b.is_nan() {
-        return ab == bb;
-    }
-    !a.gt(b) && !a.lt(b)
 }
 
 /// Rows of `n` for `rows` rows (a partial block after whole ones), reduced both ways into
@@ -137,63 +126,6 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
             }
         }
     }
-}
-
-/// A value of `T` from a few bits: ties are common, and the type's extremes come up.
-fn u32s(g: &mut Lcg, _: bool) -> u32 {
-    small(
-        g,
-        &[
-            0,
-            1,
-            255,
-            0x7fff_ffff,
-            0x8000_0000,
-            u32::MAX,
-            u32::MAX - 1,
-            70000,
-        ],
-    )
-}
-fn i32s(g: &mut Lcg, _: bool) -> i32 {
-    small(g, &[0, 1, -1, i32::MAX, i32::MIN, 65536, -65536, 0x80])
-}
-
-fn small<T: Copy>(g: &mut Lcg, pool: &[T]) -> T {
-    pool[(g.next() % pool.len() as u64) as usize]
-}
-
-fn u8s(g: &mut Lcg, _: bool) -> u8 {
-    small(g, &[0, 1, 2, 7, 100, 254, 255, 128, 127])
-}
-fn i8s(g: &mut Lcg, _: bool) -> i8 {
-    small(g, &[0, 1, -1, 7, -100, 127, -128, 64, -2])
-}
-fn bools(g: &mut Lcg, _: bool) -> bool {
-    // Mostly one value, so that rows of a single value come up.
-    g.next().is_multiple_of(5)
-}
-fn u16s(g: &mut Lcg, _: bool) -> u16 {
-    small(g, &[0, 1, 255, 256, 0x7fff, 0x8000, 0xffff, 0xfffe, 300])
-}
-fn i16s(g: &mut Lcg, _: bool) -> i16 {
-    small(g, &[0, 1, -1, 255, -256, i16::MAX, i16::MIN, 0x80, -0x80])
-}
-/// From the f32 pool (ties, zeros of both signs, infinities, NaN when asked), a NaN of either
-/// sign (a negative NaN's key is the lowest).
-fn halves_of<T>(g: &mut Lcg, nan: bool, from: fn(f32) -> T) -> T {
-    let v = f32_pool(g, nan);
-    if v.is_nan() && g.next().is_multiple_of(2) {
-        from(-v)
-    } else {
-        from(v)
-    }
-}
-fn f16s(g: &mut Lcg, nan: bool) -> f16 {
-    halves_of(g, nan, f16::from_f32)
-}
-fn bf16s(g: &mut Lcg, nan: bool) -> bf16 {
-    halves_of(g, nan, bf16::from_f32)
 }
 
 #[test]
