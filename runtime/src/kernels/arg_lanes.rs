@@ -208,9 +208,27 @@ fn arg_lanes_in<T: Element, D: Direction, const LAST: bool, const TILE: usize, c
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    if super::arg_lanes_small_avx2::arg_lanes::<T, D, LAST>(x, y, v, inner) {
+    if super::arg_lanes_small_avx2::arg_blocks::<T, D, LAST>(x, y, v, x.len() / inner, inner) {
         return;
     }
+    arg_lanes_tiles::<T, D, LAST, TILE, WIDE>(x, y, v, inner);
+}
+
+/// The portable passes of [`arg_lanes_in`] over whole rows of `inner` (at most `u32::MAX`),
+/// `TILE` lanes at a time.
+#[inline(always)]
+pub(super) fn arg_lanes_tiles<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const TILE: usize,
+    const WIDE: bool,
+>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
     for (t, ytile) in y.chunks_mut(TILE).enumerate() {
         let start = t * TILE;
         let end = start + ytile.len();
@@ -221,6 +239,35 @@ fn arg_lanes_in<T: Element, D: Direction, const LAST: bool, const TILE: usize, c
         {
             arg_tile_pass::<T, D, LAST, TILE, true, WIDE>(x, ytile, vtile, inner, start, end);
         }
+    }
+}
+
+/// The strided arg-reduction of 1-, 2- and 4-byte types in AVX2 over `x.len() / (r · inner)`
+/// blocks of `r` rows of `inner` lanes (`arg_lanes_small_avx2`), where the CPU has it and the
+/// blocks fit it: `false` (nothing written) where it does not take them.
+#[inline(always)]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+pub(crate) fn arg_blocks_small<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    inner: usize,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return super::arg_lanes_small_avx2::arg_blocks::<T, D, LAST>(x, y, v, r, inner);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (x, y, v, r, inner, core::marker::PhantomData::<D>);
+        false
     }
 }
 

@@ -10,21 +10,19 @@
 //! super-row, and each lane's `k` candidates folded at the end. f16 and bf16: a NaN is noticed
 //! on the side (a magnitude over infinity's) and the block left to the exact pass.
 //!
-//! For the CPUs [`available`] finds; [`arg_lanes`] checks.
+//! For the CPUs [`available`] finds; [`arg_blocks`] checks.
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
     _mm256_cmpeq_epi8, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi64,
-    _mm256_max_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
-    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_storeu_si256,
-    _mm_loadl_epi64, _mm_loadu_si128,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
+    _mm256_setzero_si256, _mm256_slli_epi64, _mm256_storeu_si256, _mm_loadl_epi64, _mm_loadu_si128,
 };
-use core::mem::size_of;
 
 use super::shared::take;
 use super::short_rows_avx2::lanes::{
-    any_nan, count_up, equal, identity, key, load, pick, track, Halves, I16s, I32s, I8s, Lanes,
-    U16s, U32s, U8s,
+    any_nan, count_up, equal, identity, key, load, load2, pick, track, Halves, I16s, I32s, I8s,
+    Lanes, U16s, U32s, U8s,
 };
 use super::short_rows_avx2::{available, bytes};
 use crate::{DType, Direction, Element};
@@ -43,77 +41,135 @@ const MIN_SUPER_ROWS: usize = 32;
 /// The widest super-row, in bytes (eight vectors).
 const MAX_PERIOD: usize = 256;
 
+/// Rows wider than this, in bytes, are left to the portable passes unless the block has at
+/// most [`FEW_ROWS`] rows: tiles of four vectors read down many long rows are that many
+/// streams 512 bytes or more apart, which the grouped pass reads row by row instead
+/// (`[1000, 2097]` of `u8` over axis 0: 63 us there, 113 here).
+const WIDE_ROW: usize = 512;
+
+/// See [`WIDE_ROW`].
+const FEW_ROWS: usize = 32;
+
+/// How a block's rows are read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Read {
+    /// A row at a time (rows of 32 bytes or more), in tiles of up to four vectors.
+    Rows,
+    /// Rows of 17 to 31 bytes a row at a time, a vector of the row's first 16 bytes and its
+    /// last 16.
+    Halves,
+    /// Two rows of 16 bytes a vector, the pair of candidates of each lane folded in the vector.
+    Pairs,
+    /// `k` rows at a time, each lane's `k` candidates folded lane by lane.
+    Supers,
+}
+
 /// How a block's rows are read: super-rows of `k` rows, `p` bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Plan {
+    read: Read,
     k: usize,
     p: usize,
 }
 
 impl Plan {
-    /// The reading of rows of `row` bytes: one at a time from 32 bytes on; shorter rows `k` at a
-    /// time, the `k` that wastes least of the vectors (the last vector of a super-row overlaps
-    /// the one before where the super-row is not whole vectors), then the fewest.
-    fn of(row: usize) -> Option<Plan> {
-        if row >= 32 {
-            return Some(Plan { k: 1, p: row });
-        }
-        if row == 0 {
+    /// The reading of `rows` rows of `row` bytes, if this kernel takes them: a row at a time
+    /// from 32 bytes on; shorter rows `k` at a time, the `k` that wastes least of the vectors
+    /// (the last vector of a super-row overlaps the one before where the super-row is not whole
+    /// vectors), then the fewest; rows of 17 to 31 bytes in too few super-rows as halves.
+    fn of(row: usize, rows: usize) -> Option<Plan> {
+        if rows < MIN_ROWS || row == 0 || (rows > FEW_ROWS && row > WIDE_ROW) {
             return None;
         }
-        let mut best: Option<Plan> = None;
-        for k in 32usize.div_ceil(row)..=MAX_PERIOD / row {
-            let p = k * row;
-            let fits_better = match best {
-                // p / loaded(p) above the best's, in integers.
-                Some(b) => p * b.p.div_ceil(32) > b.p * p.div_ceil(32),
-                None => true,
+        if row >= 32 {
+            return Some(Plan {
+                read: Read::Rows,
+                k: 1,
+                p: row,
+            });
+        }
+        let supers = Self::supers(row);
+        if row == 16 && rows <= 256 {
+            // One group of row numbers: the pairs fold in the vector.
+            return Some(Plan {
+                read: Read::Pairs,
+                ..supers
+            });
+        }
+        if rows / supers.k >= MIN_SUPER_ROWS {
+            return Some(supers);
+        }
+        (row > 16).then_some(Plan {
+            read: Read::Halves,
+            k: 1,
+            p: row,
+        })
+    }
+
+    /// Super-rows of rows of `row` bytes (under 32).
+    fn supers(row: usize) -> Plan {
+        if 32usize.is_multiple_of(row) {
+            // Whole vectors of whole rows.
+            return Plan {
+                read: Read::Supers,
+                k: 32 / row,
+                p: 32,
             };
-            if fits_better {
-                best = Some(Plan { k, p });
+        }
+        let mut best = Plan {
+            read: Read::Supers,
+            k: 32usize.div_ceil(row),
+            p: 32usize.div_ceil(row) * row,
+        };
+        for k in best.k + 1..=MAX_PERIOD / row {
+            let p = k * row;
+            // p / loaded(p) above the best's, in integers.
+            if p * best.p.div_ceil(32) > best.p * p.div_ceil(32) {
+                best.k = k;
+                best.p = p;
             }
         }
         best
     }
 
-    /// Whether the `k` candidates of each lane fold in one vector (two rows of 16 bytes).
-    fn folds_in_vector(self) -> bool {
-        self.k == 2 && self.p == 32
+    /// The lanes of the vector at byte `at` of a super-row: the lane in the super-row of each.
+    fn lane(self, at: usize, l: usize, size: usize) -> usize {
+        let half = 16 / size;
+        if self.read == Read::Halves && l >= half {
+            (self.p - 16) / size + l - half
+        } else {
+            at / size + l
+        }
     }
 }
 
-/// The index of the extreme of each of the `inner` lanes down the rows of `x` (`x.len() /
-/// inner` rows) into `y`, the first or with `LAST` the last, and with `v` not empty the
-/// extreme into `v`: `true` if done. `false` where this kernel does not take the block (not
-/// one of its types, too few rows, no AVX2) or a NaN came up; then `y` and `v` hold nothing
-/// meaningful and the caller does the block.
+/// The index of the extreme of each of `inner` lanes down the `r` rows of each block of `x`
+/// into `y` (`inner` indices a block), the first or with `LAST` the last, and with `v` not
+/// empty the extreme into `v`: `true` if done, `false` (nothing written) where this kernel does
+/// not take the blocks (not one of its types, rows it does not read, no AVX2). Blocks with a
+/// NaN are done by the portable pass.
 #[inline(always)]
-pub(super) fn arg_lanes<T: Element, D: Direction, const LAST: bool>(
+pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
+    r: usize,
     inner: usize,
 ) -> bool {
-    if inner == 0
-        || y.len() != inner
-        || !(v.is_empty() || v.len() == inner)
-        || x.len() / inner < MIN_ROWS
-        || x.len() / inner > u32::MAX as usize
-        || !available()
-    {
+    if r > u32::MAX as usize || !available() {
         return false;
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
         match T::DTYPE {
-            DType::U8 | DType::Bool => arg_in::<U8s, D, LAST, T>(x, y, v, inner),
-            DType::I8 => arg_in::<I8s, D, LAST, T>(x, y, v, inner),
-            DType::U16 => arg_in::<U16s, D, LAST, T>(x, y, v, inner),
-            DType::I16 => arg_in::<I16s, D, LAST, T>(x, y, v, inner),
-            DType::F16 => arg_in::<Halves<0x7c00>, D, LAST, T>(x, y, v, inner),
-            DType::BF16 => arg_in::<Halves<0x7f80>, D, LAST, T>(x, y, v, inner),
-            DType::U32 => arg_in::<U32s, D, LAST, T>(x, y, v, inner),
-            DType::I32 => arg_in::<I32s, D, LAST, T>(x, y, v, inner),
+            DType::U8 | DType::Bool => arg_in::<U8s, D, LAST, T>(x, y, v, r, inner),
+            DType::I8 => arg_in::<I8s, D, LAST, T>(x, y, v, r, inner),
+            DType::U16 => arg_in::<U16s, D, LAST, T>(x, y, v, r, inner),
+            DType::I16 => arg_in::<I16s, D, LAST, T>(x, y, v, r, inner),
+            DType::F16 => arg_in::<Halves<0x7c00>, D, LAST, T>(x, y, v, r, inner),
+            DType::BF16 => arg_in::<Halves<0x7f80>, D, LAST, T>(x, y, v, r, inner),
+            DType::U32 => arg_in::<U32s, D, LAST, T>(x, y, v, r, inner),
+            DType::I32 => arg_in::<I32s, D, LAST, T>(x, y, v, r, inner),
             _ => false,
         }
     }
@@ -131,7 +187,7 @@ struct Block<'a, T> {
     group: usize,
 }
 
-/// [`arg_lanes`] for lanes `K`.
+/// [`arg_blocks`] for lanes `K`.
 ///
 /// # Safety
 /// The CPU has AVX2; `T` is `K`'s type.
@@ -140,63 +196,100 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
+    r: usize,
     inner: usize,
 ) -> bool {
-    let (Some(xb), Some(plan)) = (bytes(x), Plan::of(inner * K::SIZE)) else {
+    let (Some(xb), Some(plan)) = (bytes(x), Plan::of(inner * K::SIZE, r)) else {
         return false;
     };
-    let rows = x.len() / inner;
-    let supers = rows / plan.k;
     let counts = match K::SIZE {
         1 => 1usize << 8,
         2 => 1 << 16,
         _ => usize::MAX,
     };
-    let b = Block {
-        xb,
-        x,
-        inner,
-        plan,
-        supers,
-        group: counts / plan.k,
-    };
-    let in_vector = plan.folds_in_vector() && supers <= b.group;
-    if plan.k > 1 && !in_vector {
-        if supers < MIN_SUPER_ROWS {
-            return false;
+    let (size, group) = (r * inner, counts / plan.k);
+    let mut blocks = (x.len() / size).min(y.len() / inner);
+    if !v.is_empty() {
+        blocks = blocks.min(v.len() / inner);
+    }
+    for n in 0..blocks {
+        let (Some(xs), Some(xbs), Some(ys)) = (
+            x.get(n * size..(n + 1) * size),
+            xb.get(n * size * K::SIZE..(n + 1) * size * K::SIZE),
+            y.get_mut(n * inner..(n + 1) * inner),
+        ) else {
+            break;
+        };
+        let vs = v.get_mut(n * inner..(n + 1) * inner).unwrap_or_default();
+        let b = Block {
+            xb: xbs,
+            x: xs,
+            inner,
+            plan,
+            supers: r / plan.k,
+            group,
+        };
+        // SAFETY: AVX2; `b` is one block of `T`.
+        if !unsafe { block::<K, D, LAST, T>(&b, ys, vs) } {
+            // A NaN: the portable pass and its NaN rule.
+            super::arg_lanes::arg_lanes_tiles::<T, D, LAST, 64, false>(xs, ys, vs, inner);
         }
+    }
+    true
+}
+
+/// One block: `false` if it holds a NaN (then `y` and `v` hold nothing meaningful).
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn block<K: Lanes, D: Direction, const LAST: bool, T: Element>(
+    b: &Block<'_, T>,
+    y: &mut [i64],
+    v: &mut [T],
+) -> bool {
+    let (plan, inner) = (b.plan, b.inner);
+    if plan.read == Read::Supers || (plan.read == Read::Pairs && b.supers > b.group) {
         // Not yet seen: the first candidate of a lane takes it.
         y.fill(-1);
     }
     let mut top = _mm256_setzero_si256();
-    let vectors = plan.p.div_ceil(32);
-    let mut t = 0;
-    while t < vectors {
-        let n = (vectors - t).min(TILE);
-        let at = |i: usize| (32 * (t + i)).min(plan.p - 32);
-        // SAFETY: AVX2; every offset is within the super-row, 32 bytes before its end or less.
-        unsafe {
-            match n {
-                1 => tile::<K, D, LAST, T, 1>(&b, [at(0)], y, &mut top),
-                2 => tile::<K, D, LAST, T, 2>(&b, [at(0), at(1)], y, &mut top),
-                3 => tile::<K, D, LAST, T, 3>(&b, [at(0), at(1), at(2)], y, &mut top),
-                _ => tile::<K, D, LAST, T, 4>(&b, [at(0), at(1), at(2), at(3)], y, &mut top),
+    if plan.read == Read::Halves {
+        // SAFETY: AVX2; the halves read 16 bytes from 0 and from `p - 16 >= 1`.
+        unsafe { tile::<K, D, LAST, T, 1>(b, [0], y, &mut top) };
+    } else {
+        let vectors = plan.p.div_ceil(32);
+        let mut t = 0;
+        while t < vectors {
+            let n = (vectors - t).min(TILE);
+            let at = |i: usize| (32 * (t + i)).min(plan.p - 32);
+            // SAFETY: AVX2; every offset is within the super-row, 32 bytes before its end or
+            // less.
+            unsafe {
+                match n {
+                    1 => tile::<K, D, LAST, T, 1>(b, [at(0)], y, &mut top),
+                    2 => tile::<K, D, LAST, T, 2>(b, [at(0), at(1)], y, &mut top),
+                    3 => tile::<K, D, LAST, T, 3>(b, [at(0), at(1), at(2)], y, &mut top),
+                    _ => tile::<K, D, LAST, T, 4>(b, [at(0), at(1), at(2), at(3)], y, &mut top),
+                }
             }
+            t += n;
         }
-        t += n;
     }
     if any_nan::<K>(top) {
         return false;
     }
     // The rows after the last whole super-row.
-    for row in supers * plan.k..rows {
+    let rows = b.x.len() / inner;
+    for row in b.supers * plan.k..rows {
         for col in 0..inner {
-            offer::<T, D, LAST>(x, y, inner, col, row);
+            offer::<T, D, LAST>(b.x, y, inner, col, row);
         }
     }
     if !v.is_empty() {
         for (col, (o, &at)) in v.iter_mut().zip(y.iter()).enumerate() {
-            if let Some(&e) = x.get(at as usize * inner + col) {
+            if let Some(&e) = b.x.get(at as usize * inner + col) {
                 *o = e;
             }
         }
@@ -240,6 +333,7 @@ fn offer<T: Element, D: Direction, const LAST: bool>(
 ///
 /// # Safety
 /// The CPU has AVX2; `at[i] + 32 <= b.plan.p`.
+#[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: usize>(
     b: &Block<'_, T>,
@@ -249,19 +343,25 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
 ) {
     let lanes = 32 / K::SIZE;
     let groups = b.supers.div_ceil(b.group);
-    if groups == 1 && (b.plan.k == 1 || b.plan.folds_in_vector()) {
+    if groups == 1 && b.plan.read != Read::Supers {
         // SAFETY: as this function's.
         let (best, idx) = unsafe { group::<K, D, LAST, T, N>(b, at, 0, top) };
-        if b.plan.k > 1 {
-            // SAFETY: AVX2; a vector fold means bytes and one vector.
+        if b.plan.read == Read::Pairs {
+            // SAFETY: AVX2; pairs are bytes in one vector.
             unsafe { fold_pairs::<K, D, LAST>(best[0], idx[0], y) };
             return;
         }
         for i in 0..N {
-            let lane = at[i] / K::SIZE;
-            if let Some(y) = y.get_mut(lane..lane + lanes) {
-                // SAFETY: AVX2.
-                unsafe { store_rows::<K>(idx[i], y) };
+            let mut rows = [0u8; 40];
+            // SAFETY: 32 bytes.
+            unsafe { _mm256_storeu_si256(rows.as_mut_ptr().cast(), idx[i]) };
+            let half = 16 / K::SIZE;
+            for h in [0, half] {
+                let lane = b.plan.lane(at[i], h, K::SIZE);
+                if let Some(y) = y.get_mut(lane..lane + half) {
+                    // SAFETY: AVX2; `rows` holds 16 bytes past `16 · h`.
+                    unsafe { widen::<K>(&rows, h * K::SIZE, y) };
+                }
             }
         }
         return;
@@ -302,10 +402,9 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
         }
     }
     // Each lane's row to its column.
-    let start = at[0] / K::SIZE;
     let count = (at[N - 1] - at[0]) / K::SIZE + lanes;
     for (l, &s) in rows.iter().take(count).enumerate() {
-        let lane = start + l;
+        let lane = b.plan.lane(at[0], l, K::SIZE);
         let (col, off) = (lane % b.inner, lane / b.inner);
         let row = s as usize * b.plan.k + off;
         if b.plan.k == 1 {
@@ -319,6 +418,8 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
 }
 
 /// Group `g` of the super-rows: each lane's extreme (key) and its super-row within the group.
+/// A tile of one vector runs two chains, the even super-rows and the odd, merged at the end: one
+/// chain would wait on each blend of the lane's row before the next.
 ///
 /// # Safety
 /// The CPU has AVX2; `at[i] + 32 <= b.plan.p`.
@@ -336,22 +437,33 @@ unsafe fn group<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: u
     let mut idx = [_mm256_setzero_si256(); N];
     let mut count = _mm256_setzero_si256();
     let mut nan = *top;
-    for s in first..end {
-        let base = s * b.plan.p;
+    let mut s = first;
+    if N == 1 {
+        let (mut odd_best, mut odd_idx) = (identity::<K, D>(), _mm256_setzero_si256());
+        let mut odd = count_up::<K>(count);
+        while s + 2 <= end {
+            // SAFETY: as this function's; `s + 1 < supers`.
+            let (r0, r1) = unsafe { (fetch(b, s, at[0]), fetch(b, s + 1, at[0])) };
+            if K::INF != 0 {
+                nan = track::<K>(track::<K>(nan, r0), r1);
+            }
+            (best[0], idx[0]) = take_row::<K, D, LAST>(best[0], idx[0], key::<K>(r0), count);
+            (odd_best, odd_idx) = take_row::<K, D, LAST>(odd_best, odd_idx, key::<K>(r1), odd);
+            count = count_up::<K>(count_up::<K>(count));
+            odd = count_up::<K>(count_up::<K>(odd));
+            s += 2;
+        }
+        let (m, i, _) = merge::<K, D, LAST>(best[0], idx[0], odd_best, odd_idx);
+        (best[0], idx[0]) = (m, i);
+    }
+    for s in s..end {
         for i in 0..N {
-            // SAFETY: `base + at[i] + 32 <= supers · p <= xb.len()`.
-            let raw = unsafe { load(b.xb, base + at[i]) };
+            // SAFETY: as this function's; `s < supers`.
+            let raw = unsafe { fetch(b, s, at[i]) };
             if K::INF != 0 {
                 nan = track::<K>(nan, raw);
             }
-            let e = key::<K>(raw);
-            let m = pick::<K, D>(best[i], e);
-            idx[i] = if LAST {
-                _mm256_blendv_epi8(idx[i], count, equal::<K>(m, e))
-            } else {
-                _mm256_blendv_epi8(count, idx[i], equal::<K>(m, best[i]))
-            };
-            best[i] = m;
+            (best[i], idx[i]) = take_row::<K, D, LAST>(best[i], idx[i], key::<K>(raw), count);
         }
         count = count_up::<K>(count);
     }
@@ -359,26 +471,86 @@ unsafe fn group<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: u
     (best, idx)
 }
 
-/// The row numbers in `idx` (lanes of `K`, unsigned) into `y`, as `i64`.
+/// The vector at byte `at` of super-row `s` (for halves, the row's first and last 16 bytes).
 ///
 /// # Safety
-/// The CPU has AVX2.
+/// `s < b.supers` and `at + 32 <= b.plan.p`.
+#[inline(always)]
+unsafe fn fetch<T>(b: &Block<'_, T>, s: usize, at: usize) -> __m256i {
+    let base = s * b.plan.p;
+    // SAFETY: `base + at + 32 <= supers · p <= xb.len()`; halves read 16 bytes from `base` and
+    // `base + p - 16`, `p` at least 17.
+    unsafe {
+        if b.plan.read == Read::Halves {
+            load2(b.xb, base, base + b.plan.p - 16)
+        } else {
+            load(b.xb, base + at)
+        }
+    }
+}
+
+/// A lane's extreme and row after the row `e` (keys) numbered `count`: the row takes the lane
+/// where more extreme, or with `LAST` as extreme.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn store_rows<K: Lanes>(idx: __m256i, y: &mut [i64]) {
-    // Eight bytes past the vector: each 8-byte load of the last `u8` chunk stays inside.
-    let mut buf = [0u8; 40];
-    // SAFETY: 32 bytes.
-    unsafe { _mm256_storeu_si256(buf.as_mut_ptr().cast(), idx) };
+fn take_row<K: Lanes, D: Direction, const LAST: bool>(
+    best: __m256i,
+    idx: __m256i,
+    e: __m256i,
+    count: __m256i,
+) -> (__m256i, __m256i) {
+    let m = pick::<K, D>(best, e);
+    let idx = if LAST {
+        _mm256_blendv_epi8(idx, count, equal::<K>(m, e))
+    } else {
+        _mm256_blendv_epi8(count, idx, equal::<K>(m, best))
+    };
+    (m, idx)
+}
+
+/// Two candidates of each lane, `a` and `b` (extremes and row numbers), merged: `b` wins where
+/// more extreme, or as extreme and earlier (later or the same with `LAST`). Also the lanes
+/// `b` won.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn merge<K: Lanes, D: Direction, const LAST: bool>(
+    a: __m256i,
+    a_idx: __m256i,
+    b: __m256i,
+    b_idx: __m256i,
+) -> (__m256i, __m256i, __m256i) {
+    let ones = _mm256_cmpeq_epi8(a, a);
+    let m = pick::<K, D>(a, b);
+    let more = _mm256_andnot_si256(equal::<K>(m, a), ones);
+    let tied = equal::<K>(a, b);
+    let b_not_before = equal::<K>(pick::<K::Counts, crate::Max>(a_idx, b_idx), b_idx);
+    let order = if LAST {
+        b_not_before
+    } else {
+        _mm256_andnot_si256(b_not_before, ones)
+    };
+    let wins = _mm256_or_si256(more, _mm256_and_si256(tied, order));
+    (m, _mm256_blendv_epi8(a_idx, b_idx, wins), wins)
+}
+
+/// The row numbers in the 16 bytes of `rows` from `from` (lanes of `K`, unsigned) into `y`, as
+/// `i64`.
+///
+/// # Safety
+/// The CPU has AVX2; `from + 24 <= 40`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn widen<K: Lanes>(rows: &[u8; 40], from: usize, y: &mut [i64]) {
     let step = 4 * K::SIZE;
-    for (c, o) in y.chunks_exact_mut(4).take(32 / step).enumerate() {
-        // SAFETY: the loads read 8 or 16 bytes from `c · step`, inside `buf`; `o` is 32 bytes.
+    for (c, o) in y.chunks_exact_mut(4).take(16 / step).enumerate() {
+        // SAFETY: the loads read 8 bytes from `from + c · step <= from + 12`, or 16 from
+        // `from` (4-byte lanes), inside `rows`; `o` is 32 bytes.
         unsafe {
-            let from = buf.as_ptr().add(c * step).cast();
+            let at = rows.as_ptr().add(from + c * step).cast();
             let w = match K::SIZE {
-                1 => _mm256_cvtepu8_epi64(_mm_loadl_epi64(from)),
-                2 => _mm256_cvtepu16_epi64(_mm_loadl_epi64(from)),
-                _ => _mm256_cvtepu32_epi64(_mm_loadu_si128(from)),
+                1 => _mm256_cvtepu8_epi64(_mm_loadl_epi64(at)),
+                2 => _mm256_cvtepu16_epi64(_mm_loadl_epi64(at)),
+                _ => _mm256_cvtepu32_epi64(_mm_loadu_si128(at)),
             };
             _mm256_storeu_si256(o.as_mut_ptr().cast(), w);
         }
@@ -390,26 +562,19 @@ unsafe fn store_rows<K: Lanes>(idx: __m256i, y: &mut [i64]) {
 ///
 /// # Safety
 /// The CPU has AVX2; `K` is a byte type.
+#[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn fold_pairs<K: Lanes, D: Direction, const LAST: bool>(
     best: __m256i,
     idx: __m256i,
     y: &mut [i64],
 ) {
-    let ones = _mm256_cmpeq_epi8(best, best);
     let high = _mm256_permute2x128_si256::<0x01>(best, best);
     let high_idx = _mm256_permute2x128_si256::<0x01>(idx, idx);
-    // The high row wins where more extreme, or as extreme and earlier (later with `LAST`).
-    let more = _mm256_andnot_si256(equal::<K>(pick::<K, D>(best, high), best), ones);
-    let tied = equal::<K>(best, high);
-    let high_not_before = equal::<K>(_mm256_max_epu8(idx, high_idx), high_idx);
-    let order = if LAST {
-        high_not_before
-    } else {
-        _mm256_andnot_si256(high_not_before, ones)
-    };
-    let wins = _mm256_or_si256(more, _mm256_and_si256(tied, order));
-    let s = _mm256_blendv_epi8(idx, high_idx, wins);
+    // The high row wins where more extreme, or as extreme and earlier (later with `LAST`):
+    // rows 2s and 2s + 1 are in the order of their super-rows, the same super-row the high
+    // one later.
+    let (_, s, wins) = merge::<K, D, LAST>(best, idx, high, high_idx);
     let odd = _mm256_and_si256(wins, _mm256_set1_epi8(1));
     let (mut sb, mut ob) = ([0u8; 32], [0u8; 32]);
     // SAFETY: 32 bytes each; the loads below read 8 of them.

@@ -114,7 +114,9 @@ use crate::{Direction, Element, Max};
 // constant-sized kernels above.
 #[cfg(not(debug_assertions))]
 #[cfg_attr(feature = "small-code", allow(unused_imports))]
-pub(crate) use arg_lanes::{arg_lanes_inlined, arg_lanes_wide, arg_two_rows, TWO_ROWS_LANES};
+pub(crate) use arg_lanes::{
+    arg_blocks_small, arg_lanes_inlined, arg_lanes_wide, arg_two_rows, TWO_ROWS_LANES,
+};
 #[cfg(debug_assertions)]
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]

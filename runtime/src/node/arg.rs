@@ -130,6 +130,10 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
+    if kernels::arg_blocks_small::<T, D, LAST>(x, y, &mut [], r, inner) {
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     if r == 2
         && (inner >= kernels::TWO_ROWS_LANES || (inner >= 8 && kernels::two_rows_f32_fit::<T>()))
         && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
@@ -171,6 +175,10 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
 ) {
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if kernels::arg_blocks_small::<T, D, LAST>(x, y, v, r, inner) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     if r == 2 && inner >= 8 && kernels::two_rows_f32_fit::<T>() {
         kernels::arg_two_rows::<T, D, LAST>(x, y, v, inner);

@@ -8,28 +8,12 @@ use crate::kernels::test_util::{
     bf16s, bools, f16s, i16s, i32s, i8s, naive_arg, same, u16s, u32s, u8s, Lcg,
 };
 use crate::{bf16, f16, Max, Min};
+use core::mem::size_of;
 use std::vec::Vec;
 
-/// Whether the kernel takes a block of `rows` rows of `inner` lanes of `T` without NaN.
-fn taken<T: Element>(inner: usize, rows: usize) -> bool {
-    let Some(plan) = Plan::of(inner * size_of::<T>()) else {
-        return false;
-    };
-    let supers = rows / plan.k;
-    let group = match size_of::<T>() {
-        1 => 256,
-        2 => 65536,
-        _ => usize::MAX,
-    } / plan.k;
-    rows >= MIN_ROWS
-        && (plan.k == 1
-            || (plan.folds_in_vector() && supers <= group)
-            || supers >= MIN_SUPER_ROWS)
-}
-
-/// One block of `rows` rows of `inner` lanes, values from `make` (now and then a NaN where
-/// `nan`, mostly zeros where `sparse`), searched both ways with both tie rules, with and without
-/// values, against the definition lane by lane.
+/// Blocks of `rows` rows of `inner` lanes (three, or one where large), values from `make` (now
+/// and then a NaN where `nan`, mostly zeros where `sparse`), searched both ways with both tie
+/// rules, with and without values, against the definition lane by lane.
 fn check<T: Element>(
     g: &mut Lcg,
     inner: usize,
@@ -37,8 +21,10 @@ fn check<T: Element>(
     make: fn(&mut Lcg, bool) -> T,
     sparse: bool,
 ) {
+    let blocks = if inner * rows > 20_000 { 1 } else { 3 };
+    let taken = Plan::of(inner * size_of::<T>(), rows).is_some();
     for nan in [false, true] {
-        let x: Vec<T> = (0..inner * rows)
+        let x: Vec<T> = (0..blocks * inner * rows)
             .map(|_| {
                 let v = make(g, nan);
                 let v = if !nan && v.is_nan() { T::ZERO } else { v };
@@ -49,31 +35,36 @@ fn check<T: Element>(
                 }
             })
             .collect();
-        let has_nan = x.iter().any(|v| v.is_nan());
         for (min, last, values) in (0..8).map(|m| (m & 1 != 0, m & 2 != 0, m & 4 != 0)) {
-            let mut y = std::vec![-7i64; inner];
-            let mut v = std::vec![T::ONE; if values { inner } else { 0 }];
+            let mut y = std::vec![-7i64; blocks * inner];
+            let mut v = std::vec![T::ONE; if values { blocks * inner } else { 0 }];
             let done = match (min, last) {
-                (false, false) => arg_lanes::<T, Max, false>(&x, &mut y, &mut v, inner),
-                (false, true) => arg_lanes::<T, Max, true>(&x, &mut y, &mut v, inner),
-                (true, false) => arg_lanes::<T, Min, false>(&x, &mut y, &mut v, inner),
-                (true, true) => arg_lanes::<T, Min, true>(&x, &mut y, &mut v, inner),
+                (false, false) => arg_blocks::<T, Max, false>(&x, &mut y, &mut v, rows, inner),
+                (false, true) => arg_blocks::<T, Max, true>(&x, &mut y, &mut v, rows, inner),
+                (true, false) => arg_blocks::<T, Min, false>(&x, &mut y, &mut v, rows, inner),
+                (true, true) => arg_blocks::<T, Min, true>(&x, &mut y, &mut v, rows, inner),
             };
-            let what = (T::DTYPE, inner, rows, min, last, values, sparse);
-            assert_eq!(done, !has_nan && taken::<T>(inner, rows), "{what:?} taken");
+            let what = (T::DTYPE, inner, rows, min, last, values, sparse, nan);
+            assert_eq!(done, taken, "{what:?} taken");
             if !done {
                 continue;
             }
-            for col in 0..inner {
-                let lane: Vec<T> = x.iter().skip(col).step_by(inner).copied().collect();
-                let want = if min {
-                    naive_arg::<T, Min>(&lane, last)
-                } else {
-                    naive_arg::<T, Max>(&lane, last)
-                };
-                assert_eq!(y[col], want as i64, "{what:?} lane {col}");
-                if values {
-                    assert!(same(v[col], lane[want]), "{what:?} lane {col} value");
+            for (n, block) in x.chunks_exact(inner * rows).enumerate() {
+                for col in 0..inner {
+                    let lane: Vec<T> = block.iter().skip(col).step_by(inner).copied().collect();
+                    let want = if min {
+                        naive_arg::<T, Min>(&lane, last)
+                    } else {
+                        naive_arg::<T, Max>(&lane, last)
+                    };
+                    let o = n * inner + col;
+                    assert_eq!(y[o], want as i64, "{what:?} block {n} lane {col}");
+                    if values {
+                        assert!(
+                            same(v[o], lane[want]),
+                            "{what:?} block {n} lane {col} value"
+                        );
+                    }
                 }
             }
         }
@@ -88,7 +79,7 @@ fn strided_bytes_match_the_definition() {
     let mut g = Lcg(7);
     // 16 lanes: pairs of rows folded in a vector up to 256 rows, then groups; 8, 17, 20, 24 and
     // 31: super-rows folded lane by lane; 32 and more: a row a vector, tiles of up to four.
-    for inner in [8, 16, 17, 20, 24, 31, 32, 33, 48, 64, 100, 129, 200] {
+    for inner in [8, 16, 17, 20, 24, 31, 32, 33, 48, 64, 100, 129, 200, 513] {
         for rows in [3, 4, 5, 20, 63, 255, 256, 257, 258, 600] {
             for sparse in [false, true] {
                 check::<u8>(&mut g, inner, rows, u8s, sparse);
@@ -105,7 +96,7 @@ fn strided_two_byte_types_match_the_definition() {
         return;
     }
     let mut g = Lcg(8);
-    for inner in [16, 17, 24, 40, 64, 100, 129] {
+    for inner in [16, 17, 24, 40, 64, 100, 129, 257] {
         for rows in [3, 4, 20, 300] {
             for sparse in [false, true] {
                 check::<u16>(&mut g, inner, rows, u16s, sparse);
@@ -137,24 +128,53 @@ fn strided_four_byte_types_match_the_definition() {
 }
 
 #[test]
-fn rows_of_under_32_bytes_are_read_as_super_rows() {
-    // Whole vectors where a few rows make them, else the fewest vectors wasted.
-    assert_eq!(Plan::of(16), Some(Plan { k: 2, p: 32 }));
-    assert_eq!(Plan::of(20), Some(Plan { k: 8, p: 160 }));
-    assert_eq!(Plan::of(24), Some(Plan { k: 4, p: 96 }));
-    assert_eq!(Plan::of(32), Some(Plan { k: 1, p: 32 }));
-    assert_eq!(Plan::of(1000), Some(Plan { k: 1, p: 1000 }));
-    let odd = Plan::of(17).unwrap();
-    assert!(odd.p <= MAX_PERIOD && odd.p >= 32 && odd.p % 17 == 0);
-    assert_eq!(Plan::of(0), None);
+fn rows_are_read_by_their_width_and_count() {
+    let read = |row, rows| Plan::of(row, rows).map(|p| (p.read, p.k, p.p));
+    // A row a vector or more: one at a time; long rows only in blocks of few rows.
+    assert_eq!(read(32, 4), Some((Read::Rows, 1, 32)));
+    assert_eq!(read(512, 1000), Some((Read::Rows, 1, 512)));
+    assert_eq!(read(513, 1000), None);
+    assert_eq!(read(2097, 32), Some((Read::Rows, 1, 2097)));
+    assert_eq!(read(2097, 33), None);
+    // 16 bytes: pairs folded in the vector while the rows fit one group, then super-rows.
+    assert_eq!(read(16, 20), Some((Read::Pairs, 2, 32)));
+    assert_eq!(read(16, 256), Some((Read::Pairs, 2, 32)));
+    assert_eq!(read(16, 257), Some((Read::Supers, 2, 32)));
+    // Under 32 bytes: super-rows of whole vectors where enough, else halves.
+    assert_eq!(read(20, 600), Some((Read::Supers, 8, 160)));
+    assert_eq!(read(24, 128), Some((Read::Supers, 4, 96)));
+    assert_eq!(read(20, 20), Some((Read::Halves, 1, 20)));
+    assert_eq!(read(8, 20), None);
+    assert_eq!(read(8, 200), Some((Read::Supers, 4, 32)));
+    let odd = Plan::supers(17);
+    assert!(odd.p <= MAX_PERIOD && odd.p >= 32 && odd.p.is_multiple_of(17));
+    // Too few rows.
+    assert_eq!(read(64, 3), None);
+    assert_eq!(read(0, 10), None);
 }
 
 #[test]
 fn other_types_and_shapes_are_left() {
     let mut y = [0i64; 16];
-    assert!(!arg_lanes::<f32, Max, false>(&[1.0; 64], &mut y, &mut [], 16));
-    assert!(!arg_lanes::<i64, Max, false>(&[1; 64], &mut y, &mut [], 16));
-    // Too few rows, and `y` not one index a lane.
-    assert!(!arg_lanes::<u8, Max, false>(&[1; 48], &mut y, &mut [], 16));
-    assert!(!arg_lanes::<u8, Max, false>(&[1; 64], &mut y[..8], &mut [], 16));
+    assert!(!arg_blocks::<f32, Max, false>(
+        &[1.0; 64],
+        &mut y,
+        &mut [],
+        4,
+        16
+    ));
+    assert!(!arg_blocks::<i64, Max, false>(
+        &[1; 64],
+        &mut y,
+        &mut [],
+        4,
+        16
+    ));
+    assert!(!arg_blocks::<u8, Max, false>(
+        &[1; 48],
+        &mut y,
+        &mut [],
+        3,
+        16
+    ));
 }

@@ -9,8 +9,8 @@ use core::arch::x86_64::{
     _mm256_min_epi16, _mm256_min_epi32, _mm256_min_epi8, _mm256_min_epu16, _mm256_min_epu32,
     _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
     _mm256_set1_epi16, _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
-    _mm256_shuffle_ps, _mm256_srai_epi16, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_sub_epi8, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi64, _mm256_xor_si256, _mm_loadu_si128,
+    _mm256_shuffle_ps, _mm256_srai_epi16, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_sub_epi8,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm_loadu_si128,
 };
 
 use crate::Direction;
@@ -26,6 +26,8 @@ pub(in crate::kernels) trait Lanes {
     const INF: i16;
     /// Elements (and rows) in a vector.
     const LANES: usize = 32 / Self::SIZE;
+    /// Unsigned lanes of the same width (row counts).
+    type Counts: Lanes;
 }
 
 /// `u8` and `bool`.
@@ -47,36 +49,43 @@ impl Lanes for U8s {
     const SIZE: usize = 1;
     const SIGNED: bool = false;
     const INF: i16 = 0;
+    type Counts = U8s;
 }
 impl Lanes for I8s {
     const SIZE: usize = 1;
     const SIGNED: bool = true;
     const INF: i16 = 0;
+    type Counts = U8s;
 }
 impl Lanes for U16s {
     const SIZE: usize = 2;
     const SIGNED: bool = false;
     const INF: i16 = 0;
+    type Counts = U16s;
 }
 impl Lanes for I16s {
     const SIZE: usize = 2;
     const SIGNED: bool = true;
     const INF: i16 = 0;
+    type Counts = U16s;
 }
 impl Lanes for U32s {
     const SIZE: usize = 4;
     const SIGNED: bool = false;
     const INF: i16 = 0;
+    type Counts = U32s;
 }
 impl Lanes for I32s {
     const SIZE: usize = 4;
     const SIGNED: bool = true;
     const INF: i16 = 0;
+    type Counts = U32s;
 }
 impl<const INF: i16> Lanes for Halves<INF> {
     const SIZE: usize = 2;
     const SIGNED: bool = true;
     const INF: i16 = INF;
+    type Counts = U16s;
 }
 
 /// One 32-byte load from byte `at` of `x`.
