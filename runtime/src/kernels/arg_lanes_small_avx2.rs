@@ -13,10 +13,7 @@
 //! For the CPUs [`available`] finds; [`arg_blocks`] checks.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
-    _mm256_cmpeq_epi8, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi64,
-    _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
-    _mm256_setzero_si256, _mm256_slli_epi64, _mm256_storeu_si256, _mm_loadl_epi64, _mm_loadu_si128,
+    __m256i, _mm256_movemask_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
 };
 
 use super::shared::take;
@@ -212,6 +209,17 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
     if !v.is_empty() {
         blocks = blocks.min(v.len() / inner);
     }
+    if one_vector::takes(plan.read, plan.p, r, group) {
+        // SAFETY: AVX2; `T` is `K`'s type, `xb` its bytes; `takes` holds.
+        unsafe {
+            if plan.read == Read::Pairs {
+                one_vector::blocks::<K, D, LAST, true, T>(x, xb, y, v, (r, inner, blocks));
+            } else {
+                one_vector::blocks::<K, D, LAST, false, T>(x, xb, y, v, (r, inner, blocks));
+            }
+        }
+        return true;
+    }
     for n in 0..blocks {
         let (Some(xs), Some(xbs), Some(ys)) = (
             x.get(n * size..(n + 1) * size),
@@ -255,9 +263,11 @@ unsafe fn block<K: Lanes, D: Direction, const LAST: bool, T: Element>(
         y.fill(-1);
     }
     let mut top = _mm256_setzero_si256();
+    // Whether every tile wrote its extremes into `v`.
+    let mut valued = true;
     if plan.read == Read::Halves {
         // SAFETY: AVX2; the halves read 16 bytes from 0 and from `p - 16 >= 1`.
-        unsafe { tile::<K, D, LAST, T, 1>(b, [0], y, &mut top) };
+        valued = unsafe { tile::<K, D, LAST, T, 1>(b, [0], (y, v), &mut top) };
     } else {
         let vectors = plan.p.div_ceil(32);
         let mut t = 0;
@@ -266,14 +276,16 @@ unsafe fn block<K: Lanes, D: Direction, const LAST: bool, T: Element>(
             let at = |i: usize| (32 * (t + i)).min(plan.p - 32);
             // SAFETY: AVX2; every offset is within the super-row, 32 bytes before its end or
             // less.
-            unsafe {
+            valued &= unsafe {
                 match n {
-                    1 => tile::<K, D, LAST, T, 1>(b, [at(0)], y, &mut top),
-                    2 => tile::<K, D, LAST, T, 2>(b, [at(0), at(1)], y, &mut top),
-                    3 => tile::<K, D, LAST, T, 3>(b, [at(0), at(1), at(2)], y, &mut top),
-                    _ => tile::<K, D, LAST, T, 4>(b, [at(0), at(1), at(2), at(3)], y, &mut top),
+                    1 => tile::<K, D, LAST, T, 1>(b, [at(0)], (y, v), &mut top),
+                    2 => tile::<K, D, LAST, T, 2>(b, [at(0), at(1)], (y, v), &mut top),
+                    3 => tile::<K, D, LAST, T, 3>(b, [at(0), at(1), at(2)], (y, v), &mut top),
+                    _ => {
+                        tile::<K, D, LAST, T, 4>(b, [at(0), at(1), at(2), at(3)], (y, v), &mut top)
+                    }
                 }
-            }
+            };
             t += n;
         }
     }
@@ -287,7 +299,7 @@ unsafe fn block<K: Lanes, D: Direction, const LAST: bool, T: Element>(
             offer::<T, D, LAST>(b.x, y, inner, col, row);
         }
     }
-    if !v.is_empty() {
+    if !v.is_empty() && !valued {
         for (col, (o, &at)) in v.iter_mut().zip(y.iter()).enumerate() {
             if let Some(&e) = b.x.get(at as usize * inner + col) {
                 *o = e;
@@ -338,9 +350,9 @@ fn offer<T: Element, D: Direction, const LAST: bool>(
 unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: usize>(
     b: &Block<'_, T>,
     at: [usize; N],
-    y: &mut [i64],
+    (y, v): (&mut [i64], &mut [T]),
     top: &mut __m256i,
-) {
+) -> bool {
     let lanes = 32 / K::SIZE;
     let groups = b.supers.div_ceil(b.group);
     if groups == 1 && b.plan.read != Read::Supers {
@@ -349,7 +361,7 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
         if b.plan.read == Read::Pairs {
             // SAFETY: AVX2; pairs are bytes in one vector.
             unsafe { fold_pairs::<K, D, LAST>(best[0], idx[0], y) };
-            return;
+            return false;
         }
         for i in 0..N {
             let mut rows = [0u8; 40];
@@ -364,7 +376,19 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
                 }
             }
         }
-        return;
+        if b.plan.read == Read::Rows && !v.is_empty() {
+            // The extremes from the keys: no second visit to the rows found.
+            for i in 0..N {
+                let from = at[i] / K::SIZE;
+                let Some(vs) = v.get_mut(from..from + lanes) else {
+                    return false;
+                };
+                // SAFETY: AVX2; `T` is `K`'s type.
+                unsafe { put_values::<K, T>(best[i], vs) };
+            }
+            return true;
+        }
+        return false;
     }
     let mut held = [identity::<K, D>(); N];
     // Each lane's super-row, lanes numbered from `at[0]`.
@@ -415,6 +439,7 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
             offer::<T, D, LAST>(b.x, y, b.inner, col, row);
         }
     }
+    false
 }
 
 /// Group `g` of the super-rows: each lane's extreme (key) and its super-row within the group.
@@ -489,106 +514,9 @@ unsafe fn fetch<T>(b: &Block<'_, T>, s: usize, at: usize) -> __m256i {
     }
 }
 
-/// A lane's extreme and row after the row `e` (keys) numbered `count`: the row takes the lane
-/// where more extreme, or with `LAST` as extreme.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn take_row<K: Lanes, D: Direction, const LAST: bool>(
-    best: __m256i,
-    idx: __m256i,
-    e: __m256i,
-    count: __m256i,
-) -> (__m256i, __m256i) {
-    let m = pick::<K, D>(best, e);
-    let idx = if LAST {
-        _mm256_blendv_epi8(idx, count, equal::<K>(m, e))
-    } else {
-        _mm256_blendv_epi8(count, idx, equal::<K>(m, best))
-    };
-    (m, idx)
-}
-
-/// Two candidates of each lane, `a` and `b` (extremes and row numbers), merged: `b` wins where
-/// more extreme, or as extreme and earlier (later or the same with `LAST`). Also the lanes
-/// `b` won.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn merge<K: Lanes, D: Direction, const LAST: bool>(
-    a: __m256i,
-    a_idx: __m256i,
-    b: __m256i,
-    b_idx: __m256i,
-) -> (__m256i, __m256i, __m256i) {
-    let ones = _mm256_cmpeq_epi8(a, a);
-    let m = pick::<K, D>(a, b);
-    let more = _mm256_andnot_si256(equal::<K>(m, a), ones);
-    let tied = equal::<K>(a, b);
-    let b_not_before = equal::<K>(pick::<K::Counts, crate::Max>(a_idx, b_idx), b_idx);
-    let order = if LAST {
-        b_not_before
-    } else {
-        _mm256_andnot_si256(b_not_before, ones)
-    };
-    let wins = _mm256_or_si256(more, _mm256_and_si256(tied, order));
-    (m, _mm256_blendv_epi8(a_idx, b_idx, wins), wins)
-}
-
-/// The row numbers in the 16 bytes of `rows` from `from` (lanes of `K`, unsigned) into `y`, as
-/// `i64`.
-///
-/// # Safety
-/// The CPU has AVX2; `from + 24 <= 40`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn widen<K: Lanes>(rows: &[u8; 40], from: usize, y: &mut [i64]) {
-    let step = 4 * K::SIZE;
-    for (c, o) in y.chunks_exact_mut(4).take(16 / step).enumerate() {
-        // SAFETY: the loads read 8 bytes from `from + c · step <= from + 12`, or 16 from
-        // `from` (4-byte lanes), inside `rows`; `o` is 32 bytes.
-        unsafe {
-            let at = rows.as_ptr().add(from + c * step).cast();
-            let w = match K::SIZE {
-                1 => _mm256_cvtepu8_epi64(_mm_loadl_epi64(at)),
-                2 => _mm256_cvtepu16_epi64(_mm_loadl_epi64(at)),
-                _ => _mm256_cvtepu32_epi64(_mm_loadu_si128(at)),
-            };
-            _mm256_storeu_si256(o.as_mut_ptr().cast(), w);
-        }
-    }
-}
-
-/// The two candidates of each of 16 byte lanes (row `2s` in the low half of `best`, row `2s +
-/// 1` in the high half, `s` in `idx`) folded into one row per lane, into `y`.
-///
-/// # Safety
-/// The CPU has AVX2; `K` is a byte type.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn fold_pairs<K: Lanes, D: Direction, const LAST: bool>(
-    best: __m256i,
-    idx: __m256i,
-    y: &mut [i64],
-) {
-    let high = _mm256_permute2x128_si256::<0x01>(best, best);
-    let high_idx = _mm256_permute2x128_si256::<0x01>(idx, idx);
-    // The high row wins where more extreme, or as extreme and earlier (later with `LAST`):
-    // rows 2s and 2s + 1 are in the order of their super-rows, the same super-row the high
-    // one later.
-    let (_, s, wins) = merge::<K, D, LAST>(best, idx, high, high_idx);
-    let odd = _mm256_and_si256(wins, _mm256_set1_epi8(1));
-    let (mut sb, mut ob) = ([0u8; 32], [0u8; 32]);
-    // SAFETY: 32 bytes each; the loads below read 8 of them.
-    unsafe {
-        _mm256_storeu_si256(sb.as_mut_ptr().cast(), s);
-        _mm256_storeu_si256(ob.as_mut_ptr().cast(), odd);
-        for (c, o) in y.chunks_exact_mut(4).take(4).enumerate() {
-            let s = _mm256_cvtepu8_epi64(_mm_loadl_epi64(sb.as_ptr().add(4 * c).cast()));
-            let odd = _mm256_cvtepu8_epi64(_mm_loadl_epi64(ob.as_ptr().add(4 * c).cast()));
-            let row = _mm256_add_epi64(_mm256_slli_epi64::<1>(s), odd);
-            _mm256_storeu_si256(o.as_mut_ptr().cast(), row);
-        }
-    }
-}
-
+mod one_vector;
+mod steps;
 #[cfg(test)]
 mod tests;
+
+use steps::{fold_pairs, merge, put_values, take_row, widen};
