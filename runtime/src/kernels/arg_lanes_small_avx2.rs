@@ -52,7 +52,7 @@ const FEW_ROWS: usize = 32;
 enum Read {
     /// A row at a time (rows of 32 bytes or more), in tiles of up to four vectors.
     Rows,
-    /// Rows of 17 to 31 bytes a row at a time, a vector of the row's first 16 bytes and its
+    /// Rows of 16 to 31 bytes a row at a time, a vector of the row's first 16 bytes and its
     /// last 16.
     Halves,
     /// Two rows of 16 bytes a vector, the pair of candidates of each lane folded in the vector.
@@ -73,8 +73,9 @@ impl Plan {
     /// The reading of `rows` rows of `row` bytes, if this kernel takes them: a row at a time
     /// from 32 bytes on; shorter rows `k` at a time, the `k` that wastes least of the vectors
     /// (the last vector of a super-row overlaps the one before where the super-row is not whole
-    /// vectors), then the fewest; rows of 17 to 31 bytes in too few super-rows as halves.
-    fn of(row: usize, rows: usize) -> Option<Plan> {
+    /// vectors), then the fewest; rows of 16 to 31 bytes in too few super-rows as halves (pairs of
+    /// 16-byte rows of `size` 1, the bytes, fold in the vector).
+    fn of(row: usize, rows: usize, size: usize) -> Option<Plan> {
         if rows < MIN_ROWS || row == 0 || (rows > FEW_ROWS && row > WIDE_ROW) {
             return None;
         }
@@ -86,8 +87,8 @@ impl Plan {
             });
         }
         let supers = Self::supers(row);
-        if row == 16 && rows <= 256 {
-            // One group of row numbers: the pairs fold in the vector.
+        if row == 16 && size == 1 && rows <= 256 {
+            // Bytes in one group of row numbers: the pairs fold in the vector.
             return Some(Plan {
                 read: Read::Pairs,
                 ..supers
@@ -96,7 +97,7 @@ impl Plan {
         if rows / supers.k >= MIN_SUPER_ROWS {
             return Some(supers);
         }
-        (row > 16).then_some(Plan {
+        (row >= 16).then_some(Plan {
             read: Read::Halves,
             k: 1,
             p: row,
@@ -196,7 +197,7 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
     r: usize,
     inner: usize,
 ) -> bool {
-    let (Some(xb), Some(plan)) = (bytes(x), Plan::of(inner * K::SIZE, r)) else {
+    let (Some(xb), Some(plan)) = (bytes(x), Plan::of(inner * K::SIZE, r, K::SIZE)) else {
         return false;
     };
     let counts = match K::SIZE {
@@ -266,7 +267,7 @@ unsafe fn block<K: Lanes, D: Direction, const LAST: bool, T: Element>(
     // Whether every tile wrote its extremes into `v`.
     let mut valued = true;
     if plan.read == Read::Halves {
-        // SAFETY: AVX2; the halves read 16 bytes from 0 and from `p - 16 >= 1`.
+        // SAFETY: AVX2; the halves read 16 bytes from 0 and from `p - 16`.
         valued = unsafe { tile::<K, D, LAST, T, 1>(b, [0], (y, v), &mut top) };
     } else {
         let vectors = plan.p.div_ceil(32);
@@ -504,7 +505,7 @@ unsafe fn group<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: u
 unsafe fn fetch<T>(b: &Block<'_, T>, s: usize, at: usize) -> __m256i {
     let base = s * b.plan.p;
     // SAFETY: `base + at + 32 <= supers · p <= xb.len()`; halves read 16 bytes from `base` and
-    // `base + p - 16`, `p` at least 17.
+    // `base + p - 16`, `p` at least 16.
     unsafe {
         if b.plan.read == Read::Halves {
             load2(b.xb, base, base + b.plan.p - 16)

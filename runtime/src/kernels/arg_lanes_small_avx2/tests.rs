@@ -22,7 +22,7 @@ fn check<T: Element>(
     sparse: bool,
 ) {
     let blocks = if inner * rows > 20_000 { 1 } else { 3 };
-    let taken = Plan::of(inner * size_of::<T>(), rows).is_some();
+    let taken = Plan::of(inner * size_of::<T>(), rows, size_of::<T>()).is_some();
     for nan in [false, true] {
         let x: Vec<T> = (0..blocks * inner * rows)
             .map(|_| {
@@ -96,8 +96,8 @@ fn strided_two_byte_types_match_the_definition() {
         return;
     }
     let mut g = Lcg(8);
-    for inner in [16, 17, 24, 40, 64, 100, 129, 257] {
-        for rows in [3, 4, 20, 300] {
+    for inner in [8, 9, 12, 15, 16, 17, 24, 40, 64, 100, 129, 257] {
+        for rows in [3, 4, 17, 20, 64, 300] {
             for sparse in [false, true] {
                 check::<u16>(&mut g, inner, rows, u16s, sparse);
                 check::<i16>(&mut g, inner, rows, i16s, sparse);
@@ -117,8 +117,8 @@ fn strided_four_byte_types_match_the_definition() {
         return;
     }
     let mut g = Lcg(9);
-    for inner in [8, 9, 16, 25, 40] {
-        for rows in [3, 4, 30, 300] {
+    for inner in [4, 5, 7, 8, 9, 16, 25, 40] {
+        for rows in [3, 4, 17, 30, 64, 300] {
             for sparse in [false, true] {
                 check::<u32>(&mut g, inner, rows, u32s, sparse);
                 check::<i32>(&mut g, inner, rows, i32s, sparse);
@@ -129,7 +129,7 @@ fn strided_four_byte_types_match_the_definition() {
 
 #[test]
 fn rows_are_read_by_their_width_and_count() {
-    let read = |row, rows| Plan::of(row, rows).map(|p| (p.read, p.k, p.p));
+    let read = |row, rows| Plan::of(row, rows, 1).map(|p| (p.read, p.k, p.p));
     // A row a vector or more: one at a time; long rows only in blocks of few rows.
     assert_eq!(read(32, 4), Some((Read::Rows, 1, 32)));
     assert_eq!(read(512, 1000), Some((Read::Rows, 1, 512)));
@@ -140,6 +140,15 @@ fn rows_are_read_by_their_width_and_count() {
     assert_eq!(read(16, 20), Some((Read::Pairs, 2, 32)));
     assert_eq!(read(16, 256), Some((Read::Pairs, 2, 32)));
     assert_eq!(read(16, 257), Some((Read::Supers, 2, 32)));
+    // Rows of 16 bytes of wider types: super-rows where enough, else halves.
+    assert_eq!(
+        Plan::of(16, 20, 2).map(|p| (p.read, p.k)),
+        Some((Read::Halves, 1))
+    );
+    assert_eq!(
+        Plan::of(16, 64, 4).map(|p| (p.read, p.k)),
+        Some((Read::Supers, 2))
+    );
     // Under 32 bytes: super-rows of whole vectors where enough, else halves.
     assert_eq!(read(20, 600), Some((Read::Supers, 8, 160)));
     assert_eq!(read(24, 128), Some((Read::Supers, 4, 96)));
