@@ -1,0 +1,230 @@
+//! Tests of [`super`]: the strided arg passes against the definition.
+
+extern crate std;
+use super::*;
+use crate::kernels::hardmax_lanes;
+use crate::kernels::test_util::{f32_pool, naive_arg, Lcg};
+use crate::{Max, Min};
+
+#[test]
+fn arg_tiles_are_whole_chunks_within_8_kib() {
+    // One chunk for a few lanes, whole chunks above, and the cap of 8 KiB of state.
+    assert_eq!(arg_tile(1, 4), LANES);
+    assert_eq!(arg_tile(LANES + 1, 4), 2 * LANES);
+    assert_eq!(arg_tile(4096, 4), TILE_BYTES / 8 / LANES * LANES);
+    assert_eq!(arg_tile(4096, 8), TILE_BYTES / 12 / LANES * LANES);
+    assert_eq!(arg_tile(4096, 1), TILE_BYTES / 5 / LANES * LANES);
+    for size in [1, 2, 4, 8] {
+        for inner in [1, 15, 16, 100, 1000, 5000] {
+            let t = arg_tile(inner, size);
+            assert!(
+                t.is_multiple_of(LANES) && t >= LANES && t * (size + 4) <= TILE_BYTES,
+                "{inner} {size}"
+            );
+        }
+    }
+}
+
+#[test]
+fn strided_kernels_match_the_definition() {
+    let mut g = Lcg(11);
+    let shapes = [
+        (1, 1),
+        (3, 5),
+        (40, 7),
+        (2, 300),
+        (33, 257),
+        (5, 600),
+        (70, 40),
+        // From GROUPED_ROWS on, the grouped fast pass (a partial last group included).
+        (128, 3),
+        (131, 17),
+        (300, 40),
+        (1001, 33),
+    ];
+    for ((rows, inner), nan) in shapes.into_iter().flat_map(|s| [(s, true), (s, false)]) {
+        // Without NaN the fast pass decides; with NaN (in most tiles) the exact pass.
+        let x: std::vec::Vec<f32> = (0..rows * inner).map(|_| f32_pool(&mut g, nan)).collect();
+        let mut y = std::vec![0i64; inner];
+        let mut h = std::vec![9f32; rows * inner];
+        for (last, tile) in [
+            (false, 16),
+            (true, 16),
+            (false, 48),
+            (true, 256),
+            (false, 1024),
+        ] {
+            y.fill(-1);
+            match (last, tile) {
+                (false, 16) => arg_lanes::<f32, Min, false, 16>(&x, &mut y, inner),
+                (true, 16) => arg_lanes::<f32, Min, true, 16>(&x, &mut y, inner),
+                (false, 48) => arg_lanes::<f32, Min, false, 48>(&x, &mut y, inner),
+                (true, _) => arg_lanes::<f32, Min, true, 256>(&x, &mut y, inner),
+                (false, _) => arg_lanes::<f32, Min, false, 1024>(&x, &mut y, inner),
+            }
+            for j in 0..inner {
+                let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+                assert_eq!(
+                    y[j] as usize,
+                    naive_arg::<f32, Min>(&lane, last),
+                    "{rows}x{inner} lane {j}, last {last}, tile {tile}, NaN {nan}"
+                );
+            }
+        }
+        // With the values: the element at each index (a NaN when the lane holds one).
+        let mut v = std::vec![7f32; inner];
+        arg_lanes_values::<f32, Min, true, 48>(&x, &mut y, &mut v, inner);
+        for j in 0..inner {
+            let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+            let at = naive_arg::<f32, Min>(&lane, true);
+            assert_eq!(y[j] as usize, at, "{rows}x{inner} lane {j}, values");
+            assert!(v[j] == lane[at] || (v[j].is_nan() && lane[at].is_nan()));
+        }
+        hardmax_lanes(&x, &mut h, inner);
+        for j in 0..inner {
+            let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+            let want = naive_arg::<f32, Max>(&lane, false);
+            for r in 0..rows {
+                assert_eq!(h[r * inner + j], if r == want { 1.0 } else { 0.0 });
+            }
+        }
+    }
+}
+
+/// f16 and bf16 along the rows, by the kernel on their bits in both builds (SSE2, and AVX2
+/// where the CPU has it): against the definition on the values.
+fn strided_half<T: Element + core::fmt::Debug>(from: fn(f32) -> T, one: T) {
+    let mut g = Lcg(13);
+    let shapes = [
+        (1, 16),
+        (3, 17),
+        (40, 33),
+        (17, 300),
+        (100, 64),
+        (131, 40),
+        (1001, 48),
+    ];
+    for ((rows, inner), nan) in shapes.into_iter().flat_map(|s| [(s, false), (s, true)]) {
+        let x: std::vec::Vec<T> = (0..rows * inner)
+            .map(|_| {
+                let v = f32_pool(&mut g, nan);
+                from(if v.is_nan() && g.next().is_multiple_of(2) {
+                    -v
+                } else {
+                    v
+                })
+            })
+            .collect();
+        let lane = |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
+        let ctx = std::format!("{:?} {rows}x{inner} NaN {nan}", T::DTYPE);
+        let mut y = std::vec![-1i64; inner];
+        arg_lanes::<T, Max, false, 256>(&x, &mut y, inner);
+        for (j, &at) in y.iter().enumerate() {
+            assert_eq!(
+                at as usize,
+                naive_arg::<T, Max>(&lane(j), false),
+                "{ctx} max {j}"
+            );
+        }
+        let mut v = std::vec![one; inner];
+        arg_lanes_values::<T, Min, true, 1024>(&x, &mut y, &mut v, inner);
+        for j in 0..inner {
+            let at = naive_arg::<T, Min>(&lane(j), true);
+            assert_eq!(y[j] as usize, at, "{ctx} min last {j}");
+            assert!(
+                v[j] == lane(j)[at] || (v[j].is_nan() && lane(j)[at].is_nan()),
+                "{ctx}"
+            );
+        }
+        arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner);
+        for (j, &at) in y.iter().enumerate() {
+            let want = naive_arg::<T, Min>(&lane(j), false);
+            assert_eq!(at as usize, want, "{ctx} min {j}");
+        }
+        arg_lanes::<T, Max, true, 64>(&x, &mut y, inner);
+        for (j, &at) in y.iter().enumerate() {
+            let want = naive_arg::<T, Max>(&lane(j), true);
+            assert_eq!(at as usize, want, "{ctx} max last {j}");
+        }
+        let mut h = std::vec![one; rows * inner];
+        hardmax_lanes(&x, &mut h, inner);
+        for j in 0..inner {
+            let want = naive_arg::<T, Max>(&lane(j), false);
+            for r in 0..rows {
+                let o = h[r * inner + j];
+                assert!(
+                    o == if r == want { one } else { T::ZERO },
+                    "{ctx} hardmax {j}"
+                );
+            }
+        }
+    }
+    // Two NaNs of one sign in a lane of a tile that holds no other, the later with the larger
+    // payload (whose key is further out): the fast passes must see them, the first wins.
+    for (rows, inner) in [(40, 33), (300, 70)] {
+        for neg in [false, true] {
+            let mut x: std::vec::Vec<T> = (0..rows * inner)
+                .map(|_| from(f32_pool(&mut g, false)))
+                .collect();
+            let at = (rows / 2) * inner + inner / 3;
+            let sign = if neg { 0x8000_0000 } else { 0 };
+            x[at] = from(f32::from_bits(sign | 0x7fc0_0000));
+            x[at + 3 * inner] = from(f32::from_bits(sign | 0x7fff_e000));
+            let mut y = std::vec![-1i64; inner];
+            for min in [false, true] {
+                if min {
+                    arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner);
+                } else {
+                    arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner);
+                }
+                let ctx =
+                    std::format!("{:?} {rows}x{inner} NaN negative {neg} min {min}", T::DTYPE);
+                assert_eq!(y[inner / 3], (rows / 2) as i64, "{ctx}");
+            }
+        }
+    }
+    // Extremes that are zeros of either sign, which tie: the first (last) zero wins,
+    // whatever its sign.
+    for (rows, inner) in [(40, 33), (300, 70)] {
+        for min in [false, true] {
+            let pool = if min {
+                [-0.0, 0.0, 1.0, 2.0]
+            } else {
+                [-0.0, 0.0, -1.0, -2.0]
+            };
+            let x: std::vec::Vec<T> = (0..rows * inner)
+                .map(|_| from(pool[(g.next() % 4) as usize]))
+                .collect();
+            let lane =
+                |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
+            for last in [false, true] {
+                let mut y = std::vec![-1i64; inner];
+                match (min, last) {
+                    (false, false) => arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner),
+                    (false, true) => arg_lanes::<T, Max, true, 1024>(&x, &mut y, inner),
+                    (true, false) => arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner),
+                    (true, true) => arg_lanes::<T, Min, true, 1024>(&x, &mut y, inner),
+                }
+                for (j, &at) in y.iter().enumerate() {
+                    let want = if min {
+                        naive_arg::<T, Min>(&lane(j), last)
+                    } else {
+                        naive_arg::<T, Max>(&lane(j), last)
+                    };
+                    let ctx = std::format!("{:?} {rows}x{inner} zeros", T::DTYPE);
+                    assert_eq!(at as usize, want, "{ctx} min {min} last {last} lane {j}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn strided_half_kernels_match_the_definition() {
+    for sse2_only in [false, true] {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        crate::kernels::rows_f32::avx2::SSE2_ONLY.with(|c| c.set(sse2_only));
+        strided_half::<crate::f16>(crate::f16::from_f32, crate::f16::ONE);
+        strided_half::<crate::bf16>(crate::bf16::from_f32, crate::bf16::ONE);
+    }
+}
