@@ -64,6 +64,12 @@ mod mid_rows;
 mod narrow;
 mod planes;
 mod reduce;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod reduce_lanes_small_avx2;
 mod rounded;
 // Optimized builds' row kernels (see `reduce_rows_f32`); debug builds reach only its constant-length
 // and AVX2 entry points (`rows_f32::fixed`) and compile the rest for its tests.
@@ -121,6 +127,8 @@ pub(crate) use arg_lanes::{
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]
 pub(crate) use planes::reduce_planes_in;
+#[cfg(not(debug_assertions))]
+pub(crate) use reduce::reduce_blocks_small;
 #[cfg(not(debug_assertions))]
 pub(crate) use reduce::reduce_rows_short_fresh;
 pub(crate) use reduce::{afresh, reduce_lane_blocks_fresh};

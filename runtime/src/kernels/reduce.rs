@@ -39,6 +39,35 @@ pub(crate) fn reduce_lanes_fresh<T: Element, D: Direction>(acc: &mut [T], x: &[T
     lanes_rows::<T, D>(acc, x, true);
 }
 
+/// The strided reduction of 1-, 2- and 4-byte types in AVX2 over the blocks of `xs` elements
+/// of `x` (rows of `ys` lanes) into the blocks' `ys` elements of `y`, fresh or folded into them
+/// (`reduce_lanes_small_avx2`), where the CPU has it and the rows fit it: `false` (nothing
+/// written) where it does not take them.
+#[inline(always)]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+pub(crate) fn reduce_blocks_small<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (xs, ys): (usize, usize),
+    fresh: bool,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return super::reduce_lanes_small_avx2::reduce_blocks::<T, D>(y, x, (xs, ys), fresh);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (y, x, xs, ys, fresh, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// [`reduce_lanes_fresh`] block after block: each block of `xs` elements of `x` (rows of `ys`
 /// lanes) into its block of `ys` of `y`; blocks of no row give the identity.
 #[inline(always)]

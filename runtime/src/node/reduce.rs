@@ -60,6 +60,10 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, true));
     #[cfg(not(debug_assertions))]
+    if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), true) {
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
         avx512 super::wide::wide_f64::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
@@ -73,6 +77,10 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
 pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, false));
+    #[cfg(not(debug_assertions))]
+    if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), false) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
         avx512 super::wide::wide_f64::<T>();
