@@ -1,5 +1,5 @@
 //! Strided reductions (ReduceMax, ReduceMin down the rows of a block) of 1-, 2- and 4-byte types
-//! (`i8`, `u8`, `bool`, `i16`, `u16`, f16 and bf16 as order keys, `i32`, `u32`) in AVX2, every
+//! (`i8`, `u8`, `i16`, `u16`, f16 and bf16 as order keys, `i32`, `u32`) in AVX2, every
 //! block of a node in one call: the shims' per-block setup cost as much as the rows of blocks of
 //! twenty rows of 32 bytes.
 //!
@@ -35,7 +35,7 @@ const FEW_ROWS: usize = 32;
 /// The extreme of each of `ys` lanes down the rows of each block of `xs` elements of `x` into
 /// the block's `ys` elements of `y`: with `fresh` in place of them, else folded into them (a
 /// NaN already there stays). `true` if done, `false` (nothing written) where this kernel does not
-/// take the blocks (not one of its types, rows under 16 bytes, long rows in many-row blocks,
+/// take the blocks (not one of its types (`bool` is not: the portable pass stops early), rows under 16 bytes, long rows in many-row blocks,
 /// no AVX2). Blocks with a NaN are done by the portable pass.
 #[inline(always)]
 pub(super) fn reduce_blocks<T: Element, D: Direction>(
@@ -50,7 +50,9 @@ pub(super) fn reduce_blocks<T: Element, D: Direction>(
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
         match T::DTYPE {
-            DType::U8 | DType::Bool => reduce_in::<U8s, D, T>(y, x, (xs, ys), fresh),
+            // bool stays with the portable pass, which stops at the first row after which every
+            // lane holds the absorbing value (random bools: after a few rows).
+            DType::U8 => reduce_in::<U8s, D, T>(y, x, (xs, ys), fresh),
             DType::I8 => reduce_in::<I8s, D, T>(y, x, (xs, ys), fresh),
             DType::U16 => reduce_in::<U16s, D, T>(y, x, (xs, ys), fresh),
             DType::I16 => reduce_in::<I16s, D, T>(y, x, (xs, ys), fresh),
