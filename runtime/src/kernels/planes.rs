@@ -47,6 +47,9 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
         }
         return;
     }
+    if planes_small::<T, D, N>(y, x, planes) {
+        return;
+    }
     reduce_planes_in::<T, D>(y, x, planes, N, |ys, tile| {
         if N < 32 {
             reduce_rows_short::<T, D, N>(ys, tile);
@@ -56,6 +59,31 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
             }
         }
     });
+}
+
+/// The planes of 1-, 2- and 4-byte types in AVX2 (`reduce_lanes_small_avx2::planes`), where the
+/// CPU has it and the planes fit it: `false` (nothing written) where it does not take them.
+#[inline(always)]
+fn planes_small<T: Element, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return super::reduce_lanes_small_avx2::planes::reduce_planes::<T, D, N>(y, x, planes);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (y, x, planes, core::marker::PhantomData::<D>);
+        false
+    }
 }
 
 /// The planes' parts of a block of rows folded element by element into a tile (plane after

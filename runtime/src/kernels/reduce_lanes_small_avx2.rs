@@ -302,5 +302,6 @@ unsafe fn bytes_mut<T>(y: &mut [T]) -> &mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(y.as_mut_ptr().cast::<u8>(), size_of_val(y)) }
 }
 
+pub(super) mod planes;
 #[cfg(test)]
 mod tests;
