@@ -11,6 +11,7 @@ use super::{
 };
 use crate::kernels::narrow::reduce_rows_short;
 use crate::kernels::reduce::fold;
+use crate::kernels::short_rows_avx2::MAX_BYTES;
 use crate::{DType, Direction, Element};
 
 /// Bytes of the tile the planes are folded into (on the stack, in L1 while its rows are read).
@@ -26,7 +27,8 @@ struct Tile([u8; TILE]);
 /// For `x` of `planes` planes of `y.len()` rows of `N` elements, folds every element of row `k`
 /// of every plane into `y[k]` (a NaN in `y` stays, otherwise the row's first NaN in plane order
 /// is the result). `true` if done, `false` (nothing written) where this kernel does not take
-/// them (not one of its types, fewer than two planes, a plane under 32 bytes, no AVX2).
+/// them (not one of its types, fewer than two planes, a plane under 32 bytes, rows over 512
+/// bytes or bool rows over 128, no AVX2).
 #[inline(always)]
 pub(in crate::kernels) fn reduce_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],
@@ -73,8 +75,13 @@ unsafe fn planes_in<K: Lanes, D: Direction, T: Element, const N: usize>(
     };
     let per = TILE / row / ROW_BLOCK * ROW_BLOCK;
     if per == 0 {
-        // Rows over 128 bytes: each plane's rows straight into `y` (the row kernel reads them
-        // whole; `y` is a small part of each plane).
+        // Rows over 128 bytes: each plane's rows straight into `y` (`y` is a small part of each
+        // plane) by the short-row kernel, up to its 512 bytes. Longer rows, and bool (the
+        // portable row fold stops at the first absorbing element), are left to the portable
+        // pass.
+        if row > MAX_BYTES || T::DTYPE == DType::Bool {
+            return false;
+        }
         for p in x.chunks_exact(plane).take(planes) {
             reduce_rows_short::<T, D, N>(y, p);
         }
