@@ -184,7 +184,8 @@ unsafe fn block<K: Lanes, D: Direction, T: Element>(
 }
 
 /// The extremes (keys) of rows of 16 to 31 bytes: the row's first 16 bytes in the low half, its
-/// last 16 in the high half; rows of exactly 16 bytes two to a vector, folded.
+/// last 16 in the high half; rows of exactly 16 bytes two to a vector, folded; other rows in
+/// super-rows of whole vectors where there are enough, the rows left over as halves.
 ///
 /// # Safety
 /// The CPU has AVX2; `x` is `rows` rows of `row` bytes, `16 <= row < 32`.
@@ -209,6 +210,28 @@ unsafe fn short<K: Lanes, D: Direction>(
         }
         // Row 2s in the low half, 2s + 1 in the high: both halves the extremes of the row.
         m = pick::<K, D>(m, _mm256_permute2x128_si256::<0x01>(m, m));
+    } else if let Some((k, p)) = super_row(row).filter(|&(k, _)| rows / k >= MIN_SUPERS) {
+        // Super-rows of `k` rows (`p` bytes) read as whole vectors, the last overlapping the
+        // one before; then the `k` rows of their extremes folded as halves.
+        let s = rows / k;
+        let mut buf = [0u8; MAX_SUPER];
+        // SAFETY: AVX2; `x` holds `s` super-rows of `p` bytes (`32 < p <= MAX_SUPER`).
+        unsafe {
+            match p.div_ceil(32) {
+                2 => fold_supers::<K, D, 2>(x, (s, p), &mut buf, nan),
+                3 => fold_supers::<K, D, 3>(x, (s, p), &mut buf, nan),
+                4 => fold_supers::<K, D, 4>(x, (s, p), &mut buf, nan),
+                5 => fold_supers::<K, D, 5>(x, (s, p), &mut buf, nan),
+                6 => fold_supers::<K, D, 6>(x, (s, p), &mut buf, nan),
+                7 => fold_supers::<K, D, 7>(x, (s, p), &mut buf, nan),
+                _ => fold_supers::<K, D, 8>(x, (s, p), &mut buf, nan),
+            }
+        }
+        for i in 0..k {
+            // SAFETY: row `i` of the super-row's extremes (keys), inside `buf`'s first `p`.
+            m = pick::<K, D>(m, unsafe { load2(&buf, i * row, i * row + row - 16) });
+        }
+        r = s * k;
     }
     while r < rows {
         // SAFETY: the row's first and last 16 bytes.
@@ -220,6 +243,50 @@ unsafe fn short<K: Lanes, D: Direction>(
         r += 1;
     }
     m
+}
+
+/// Super-rows of at most this many bytes.
+const MAX_SUPER: usize = 256;
+
+/// Super-rows a block needs for [`short`] to read it by them (the rows of their extremes are
+/// folded once a block).
+const MIN_SUPERS: usize = 8;
+
+/// The super-row of rows of `row` bytes (17 to 31): `k` rows, `p` bytes, the `k` (2 or more,
+/// `p` at most [`MAX_SUPER`]) that wastes least of the vectors read, then the fewest rows.
+fn super_row(row: usize) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    for k in 2..=MAX_SUPER / row.max(1) {
+        let p = k * row;
+        // p / loaded(p) above the best's, in integers.
+        if best.is_none_or(|(_, q)| p * q.div_ceil(32) > q * p.div_ceil(32)) {
+            best = Some((k, p));
+        }
+    }
+    best
+}
+
+/// The extremes (keys) of `s` super-rows of `p` bytes (`V` vectors, the last overlapping the one
+/// before) into the first `p` bytes of `buf`.
+///
+/// # Safety
+/// The CPU has AVX2; `x` holds `s` super-rows of `p` bytes; `V == p.div_ceil(32)`, `p <= buf.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn fold_supers<K: Lanes, D: Direction, const V: usize>(
+    x: &[u8],
+    (s, p): (usize, usize),
+    buf: &mut [u8; MAX_SUPER],
+    nan: &mut __m256i,
+) {
+    let at: [usize; V] = core::array::from_fn(|j| (32 * j).min(p - 32));
+    // SAFETY: AVX2; every offset is 32 bytes before the super-row's end or less.
+    let ms = unsafe { tile::<K, D, V>(x, at, p, s, nan) };
+    for (&m, &a) in ms.iter().zip(&at) {
+        debug_assert!(a + 32 <= buf.len());
+        // SAFETY: `a + 32 <= p <= MAX_SUPER`.
+        unsafe { _mm256_storeu_si256(buf.as_mut_ptr().wrapping_add(a).cast(), m) };
+    }
 }
 
 /// The extremes (keys) of `N` vectors of lanes at byte offsets `at` of each row, down the rows.

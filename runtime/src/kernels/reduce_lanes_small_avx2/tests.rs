@@ -1,6 +1,6 @@
 //! Tests of [`super`]: every type, direction, row width class (pairs of 16-byte rows, halves of
-//! 17 to 31, tiles of one to four vectors and more) and row count, fresh and folded into
-//! accumulators (some NaN), blocks with NaN, against the definition written here.
+//! 17 to 31 and super-rows of them, tiles of one to four vectors and more) and row count, fresh
+//! and folded into accumulators (some NaN), blocks with NaN, against the definition written here.
 
 extern crate std;
 use super::*;
@@ -97,7 +97,8 @@ fn strided_reductions_of_narrow_types_match_the_definition() {
         return;
     }
     let mut g = Lcg(12);
-    for rows in [1, 2, 3, 20, 33, 100] {
+    // 300 rows: super-rows of every row of 17 to 31 bytes (up to fifteen rows each).
+    for rows in [1, 2, 3, 20, 33, 100, 300] {
         for lanes in [8, 15, 16, 17, 20, 31, 32, 33, 48, 64, 100, 129, 513] {
             check::<u8>(&mut g, lanes, rows, u8s);
             check::<i8>(&mut g, lanes, rows, i8s);
