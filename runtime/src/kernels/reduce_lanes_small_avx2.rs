@@ -84,6 +84,40 @@ unsafe fn reduce_in<K: Lanes, D: Direction, T: Element>(
     if row < 16 || rows == 0 || xs != rows * ys || (rows > FEW_ROWS && row > WIDE_ROW) {
         return false;
     }
+    // Rows of 17 to 31 bytes in blocks of enough of them: super-rows (decided once a node, so
+    // that the other readings' loop stays as lean as without them).
+    let supers = if row > 16 && row < 32 {
+        super_row(row).filter(|&(k, _)| rows / k >= MIN_SUPERS)
+    } else {
+        None
+    };
+    // SAFETY: AVX2; `xb` is the bytes of `x`, blocks of `rows` rows of `row` bytes.
+    unsafe {
+        match supers {
+            Some(sup) => blocks_in::<K, D, T, true>(y, x, xb, (xs, ys), (rows, row), sup, fresh),
+            None => blocks_in::<K, D, T, false>(y, x, xb, (xs, ys), (rows, row), (1, row), fresh),
+        }
+    }
+    true
+}
+
+/// Every block of `x` (bytes `xb`) into `y`: with `SUPERS` by super-rows `sup` (`k` rows, `p`
+/// bytes).
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type; `xb` is the bytes of `x`; rows of 16 bytes or more;
+/// with `SUPERS`, `sup` is [`super_row`]'s for `row` and every block holds `MIN_SUPERS` of them.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn blocks_in<K: Lanes, D: Direction, T: Element, const SUPERS: bool>(
+    y: &mut [T],
+    x: &[T],
+    xb: &[u8],
+    (xs, ys): (usize, usize),
+    (rows, row): (usize, usize),
+    sup: (usize, usize),
+    fresh: bool,
+) {
     let blocks = (x.len() / xs).min(y.len() / ys);
     for n in 0..blocks {
         let (Some(xbs), Some(yb)) = (
@@ -93,7 +127,7 @@ unsafe fn reduce_in<K: Lanes, D: Direction, T: Element>(
             break;
         };
         // SAFETY: AVX2; `xbs` is `rows` rows of `row` bytes, `yb` `row` bytes of `T`.
-        if !unsafe { block::<K, D, T>(xbs, yb, (rows, row), fresh) } {
+        if !unsafe { block::<K, D, T, SUPERS>(xbs, yb, (rows, row), sup, fresh) } {
             let xs = x.get(n * xs..(n + 1) * xs).unwrap_or_default();
             if fresh {
                 super::reduce::reduce_lanes_fresh::<T, D>(yb, xs);
@@ -102,26 +136,26 @@ unsafe fn reduce_in<K: Lanes, D: Direction, T: Element>(
             }
         }
     }
-    true
 }
 
 /// One block: `false` if it holds a NaN (then `y` is untouched).
 ///
 /// # Safety
 /// The CPU has AVX2; `T` is `K`'s type; `x` is `rows` rows of `row` bytes (at least 16), `y`
-/// one row of `T`.
+/// one row of `T`; with `SUPERS`, `sup` is as [`short`] needs.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn block<K: Lanes, D: Direction, T: Element>(
+unsafe fn block<K: Lanes, D: Direction, T: Element, const SUPERS: bool>(
     x: &[u8],
     y: &mut [T],
     (rows, row): (usize, usize),
+    sup: (usize, usize),
     fresh: bool,
 ) -> bool {
     let mut nan = _mm256_setzero_si256();
     if row < 32 {
         // SAFETY: as this function's.
-        let m = unsafe { short::<K, D>(x, (rows, row), &mut nan) };
+        let m = unsafe { short::<K, D, SUPERS>(x, (rows, row), sup, &mut nan) };
         if any_nan::<K>(nan) {
             return false;
         }
@@ -184,16 +218,18 @@ unsafe fn block<K: Lanes, D: Direction, T: Element>(
 }
 
 /// The extremes (keys) of rows of 16 to 31 bytes: the row's first 16 bytes in the low half, its
-/// last 16 in the high half; rows of exactly 16 bytes two to a vector, folded; other rows in
-/// super-rows of whole vectors where there are enough, the rows left over as halves.
+/// last 16 in the high half; rows of exactly 16 bytes two to a vector, folded; with `SUPERS`
+/// the rows in super-rows of `k` rows (`p` bytes) of whole vectors, the rows left over as halves.
 ///
 /// # Safety
-/// The CPU has AVX2; `x` is `rows` rows of `row` bytes, `16 <= row < 32`.
+/// The CPU has AVX2; `x` is `rows` rows of `row` bytes, `16 <= row < 32`; with `SUPERS`, `(k, p)`
+/// is [`super_row`]'s for `row`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn short<K: Lanes, D: Direction>(
+unsafe fn short<K: Lanes, D: Direction, const SUPERS: bool>(
     x: &[u8],
     (rows, row): (usize, usize),
+    (k, p): (usize, usize),
     nan: &mut __m256i,
 ) -> __m256i {
     let mut m = identity::<K, D>();
@@ -210,28 +246,10 @@ unsafe fn short<K: Lanes, D: Direction>(
         }
         // Row 2s in the low half, 2s + 1 in the high: both halves the extremes of the row.
         m = pick::<K, D>(m, _mm256_permute2x128_si256::<0x01>(m, m));
-    } else if let Some((k, p)) = super_row(row).filter(|&(k, _)| rows / k >= MIN_SUPERS) {
-        // Super-rows of `k` rows (`p` bytes) read as whole vectors, the last overlapping the
-        // one before; then the `k` rows of their extremes folded as halves.
-        let s = rows / k;
-        let mut buf = [0u8; MAX_SUPER];
-        // SAFETY: AVX2; `x` holds `s` super-rows of `p` bytes (`32 < p <= MAX_SUPER`).
-        unsafe {
-            match p.div_ceil(32) {
-                2 => fold_supers::<K, D, 2>(x, (s, p), &mut buf, nan),
-                3 => fold_supers::<K, D, 3>(x, (s, p), &mut buf, nan),
-                4 => fold_supers::<K, D, 4>(x, (s, p), &mut buf, nan),
-                5 => fold_supers::<K, D, 5>(x, (s, p), &mut buf, nan),
-                6 => fold_supers::<K, D, 6>(x, (s, p), &mut buf, nan),
-                7 => fold_supers::<K, D, 7>(x, (s, p), &mut buf, nan),
-                _ => fold_supers::<K, D, 8>(x, (s, p), &mut buf, nan),
-            }
-        }
-        for i in 0..k {
-            // SAFETY: row `i` of the super-row's extremes (keys), inside `buf`'s first `p`.
-            m = pick::<K, D>(m, unsafe { load2(&buf, i * row, i * row + row - 16) });
-        }
-        r = s * k;
+    } else if SUPERS {
+        // SAFETY: as this function's; `k` rows of `row` bytes are `p` bytes, `rows / k` of them.
+        m = unsafe { by_supers::<K, D>(x, (rows / k, k, row, p), nan) };
+        r = rows / k * k;
     }
     while r < rows {
         // SAFETY: the row's first and last 16 bytes.
@@ -264,6 +282,41 @@ fn super_row(row: usize) -> Option<(usize, usize)> {
         }
     }
     best
+}
+
+/// The extremes (keys) of the first `s` super-rows of `k` rows of `row` bytes (`p` bytes) of
+/// `x`: whole vectors down the super-rows (the last overlapping the one before), then the `k`
+/// rows of their extremes folded as halves. Out of line: its buffer and setup stay out of the
+/// block's loop.
+///
+/// # Safety
+/// The CPU has AVX2; `x` holds `s` super-rows; `16 < row < 32`, `32 < p <= MAX_SUPER`.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn by_supers<K: Lanes, D: Direction>(
+    x: &[u8],
+    (s, k, row, p): (usize, usize, usize, usize),
+    nan: &mut __m256i,
+) -> __m256i {
+    let mut buf = [0u8; MAX_SUPER];
+    // SAFETY: AVX2; `x` holds `s` super-rows of `p` bytes, `p <= MAX_SUPER`.
+    unsafe {
+        match p.div_ceil(32) {
+            2 => fold_supers::<K, D, 2>(x, (s, p), &mut buf, nan),
+            3 => fold_supers::<K, D, 3>(x, (s, p), &mut buf, nan),
+            4 => fold_supers::<K, D, 4>(x, (s, p), &mut buf, nan),
+            5 => fold_supers::<K, D, 5>(x, (s, p), &mut buf, nan),
+            6 => fold_supers::<K, D, 6>(x, (s, p), &mut buf, nan),
+            7 => fold_supers::<K, D, 7>(x, (s, p), &mut buf, nan),
+            _ => fold_supers::<K, D, 8>(x, (s, p), &mut buf, nan),
+        }
+    }
+    let mut m = identity::<K, D>();
+    for i in 0..k {
+        // SAFETY: row `i` of the super-row's extremes (keys), inside `buf`'s first `p`.
+        m = pick::<K, D>(m, unsafe { load2(&buf, i * row, i * row + row - 16) });
+    }
+    m
 }
 
 /// The extremes (keys) of `s` super-rows of `p` bytes (`V` vectors, the last overlapping the one
