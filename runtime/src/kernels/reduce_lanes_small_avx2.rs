@@ -169,38 +169,13 @@ unsafe fn block<K: Lanes, D: Direction, T: Element, const SUPERS: bool>(
         return true;
     }
     let vectors = row.div_ceil(32);
-    let mut ms = [_mm256_setzero_si256(); 4];
     let mut t = 0;
     while t < vectors {
         let n = (vectors - t).min(4);
         let at = |i: usize| (32 * (t + i)).min(row - 32);
         // SAFETY: AVX2; every offset is 32 bytes before the row's end or less.
-        unsafe {
-            match n {
-                1 => ms[..1].copy_from_slice(&tile::<K, D, 1>(x, [at(0)], row, rows, &mut nan)),
-                2 => ms[..2].copy_from_slice(&tile::<K, D, 2>(
-                    x,
-                    [at(0), at(1)],
-                    row,
-                    rows,
-                    &mut nan,
-                )),
-                3 => ms[..3].copy_from_slice(&tile::<K, D, 3>(
-                    x,
-                    [at(0), at(1), at(2)],
-                    row,
-                    rows,
-                    &mut nan,
-                )),
-                _ => ms.copy_from_slice(&tile::<K, D, 4>(
-                    x,
-                    [at(0), at(1), at(2), at(3)],
-                    row,
-                    rows,
-                    &mut nan,
-                )),
-            }
-        }
+        let ms =
+            unsafe { tiles::<K, D>(x, [at(0), at(1), at(2), at(3)], n, (row, rows), &mut nan) };
         if any_nan::<K>(nan) {
             // Tiles before this one may be written: the portable pass does the block again,
             // and folding the same rows twice changes nothing.
@@ -340,6 +315,33 @@ unsafe fn fold_supers<K: Lanes, D: Direction, const V: usize>(
         // SAFETY: `a + 32 <= p <= MAX_SUPER`.
         unsafe { _mm256_storeu_si256(buf.as_mut_ptr().wrapping_add(a).cast(), m) };
     }
+}
+
+/// [`tile`] of the first `n` (1 to 4) offsets of `at`: the first `n` vectors of the result.
+///
+/// # Safety
+/// As [`tile`]'s for the first `n` offsets.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn tiles<K: Lanes, D: Direction>(
+    x: &[u8],
+    at: [usize; 4],
+    n: usize,
+    (row, rows): (usize, usize),
+    nan: &mut __m256i,
+) -> [__m256i; 4] {
+    let mut ms = [_mm256_setzero_si256(); 4];
+    let [a, b, c, _] = at;
+    // SAFETY: as this function's.
+    unsafe {
+        match n {
+            1 => ms[..1].copy_from_slice(&tile::<K, D, 1>(x, [a], row, rows, nan)),
+            2 => ms[..2].copy_from_slice(&tile::<K, D, 2>(x, [a, b], row, rows, nan)),
+            3 => ms[..3].copy_from_slice(&tile::<K, D, 3>(x, [a, b, c], row, rows, nan)),
+            _ => ms.copy_from_slice(&tile::<K, D, 4>(x, at, row, rows, nan)),
+        }
+    }
+    ms
 }
 
 /// The extremes (keys) of `N` vectors of lanes at byte offsets `at` of each row, down the rows.

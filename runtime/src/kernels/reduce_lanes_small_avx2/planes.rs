@@ -7,7 +7,7 @@
 use core::arch::x86_64::{__m256i, _mm256_setzero_si256, _mm256_storeu_si256};
 
 use super::{
-    any_nan, available, bytes, tile, unkey, Halves, I16s, I32s, I8s, Lanes, U16s, U32s, U8s,
+    any_nan, available, bytes, tiles, unkey, Halves, I16s, I32s, I8s, Lanes, U16s, U32s, U8s,
 };
 use crate::kernels::narrow::reduce_rows_short;
 use crate::kernels::reduce::fold;
@@ -135,34 +135,9 @@ unsafe fn fold_planes<K: Lanes, D: Direction>(
     while v < vectors {
         let n = (vectors - v).min(4);
         let a = |i: usize| at + off(v + i);
-        let mut ms = [_mm256_setzero_si256(); 4];
         // SAFETY: AVX2; every offset is 32 bytes before the plane's end or less.
-        unsafe {
-            match n {
-                1 => ms[..1].copy_from_slice(&tile::<K, D, 1>(x, [a(0)], plane, planes, &mut nan)),
-                2 => ms[..2].copy_from_slice(&tile::<K, D, 2>(
-                    x,
-                    [a(0), a(1)],
-                    plane,
-                    planes,
-                    &mut nan,
-                )),
-                3 => ms[..3].copy_from_slice(&tile::<K, D, 3>(
-                    x,
-                    [a(0), a(1), a(2)],
-                    plane,
-                    planes,
-                    &mut nan,
-                )),
-                _ => ms.copy_from_slice(&tile::<K, D, 4>(
-                    x,
-                    [a(0), a(1), a(2), a(3)],
-                    plane,
-                    planes,
-                    &mut nan,
-                )),
-            }
-        }
+        let ms =
+            unsafe { tiles::<K, D>(x, [a(0), a(1), a(2), a(3)], n, (plane, planes), &mut nan) };
         for (i, &m) in ms.iter().take(n).enumerate() {
             // SAFETY: AVX2; `off(v + i) + 32 <= len <= TILE`.
             unsafe { store::<K>(buf, off(v + i), m) };
