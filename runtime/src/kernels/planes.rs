@@ -74,8 +74,9 @@ fn planes_small<T: Element, D: Direction, const N: usize>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    // Rows over 512 bytes never go there (known at compile time: no call in the caller).
-    return N * size_of::<T>() <= 512
+    // Rows over the short-row kernel's 512 bytes never go there (known at compile time: no
+    // call in the caller).
+    return N * size_of::<T>() <= super::short_rows_avx2::MAX_BYTES
         && super::reduce_lanes_small_avx2::planes::reduce_planes::<T, D, N>(y, x, planes);
     #[cfg(not(all(
         target_arch = "x86_64",
