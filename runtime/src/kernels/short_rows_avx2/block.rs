@@ -45,54 +45,6 @@ impl<K: Lanes> Block<K> {
         }
     }
 
-    /// The bytes a block of rows reads from its start: its rows, and for rows under 16 bytes
-    /// 16 bytes from the last row's start.
-    #[inline(always)]
-    fn reach(&self) -> usize {
-        let row = self.n * K::SIZE;
-        (K::LANES - 1) * row + row.max(16)
-    }
-
-    /// Rows `a` and `b` of the block at the start of `x` folded into 16 bytes of keys each,
-    /// `a`'s in the low half of the vector and `b`'s in the high; NaN lanes (f16 and bf16)
-    /// flagged into `nan`. Rows of 32 bytes or less are read 16 bytes at a time straight into
-    /// the halves (from the start and from the end, which overlap); longer rows a vector at a
-    /// time, then folded across the halves.
-    ///
-    /// # Safety
-    /// `x` holds [`Self::reach`] bytes.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    unsafe fn pair<D: Direction>(
-        &self,
-        x: &[u8],
-        a: usize,
-        b: usize,
-        nan: &mut __m256i,
-    ) -> __m256i {
-        let bytes = self.n * K::SIZE;
-        let (a, b) = (a * bytes, b * bytes);
-        if bytes > 32 {
-            // SAFETY: the caller's reach.
-            let (a, b) = unsafe { (self.row::<D>(x, a, nan), self.row::<D>(x, b, nan)) };
-            return halves::<K, D>(a, b);
-        }
-        // SAFETY: 16 bytes from each row's start (within the reach), and for rows of 16 bytes
-        // or more 16 bytes to each row's end.
-        let lo = unsafe { load2(x, a, b) };
-        if bytes < 16 {
-            if K::INF != 0 {
-                *nan = track::<K>(*nan, _mm256_and_si256(lo, self.keep));
-            }
-            return _mm256_or_si256(_mm256_and_si256(key::<K>(lo), self.keep), self.fill);
-        }
-        let hi = unsafe { load2(x, a + bytes - 16, b + bytes - 16) };
-        if K::INF != 0 {
-            *nan = track::<K>(track::<K>(*nan, lo), hi);
-        }
-        pick::<K, D>(key::<K>(lo), key::<K>(hi))
-    }
-
     /// The row from byte `at` of `x` (a vector or longer) folded into one vector of keys; NaN
     /// lanes (f16 and bf16) flagged into `nan`.
     ///
@@ -122,51 +74,11 @@ impl<K: Lanes> Block<K> {
         a
     }
 
-    /// The extremes (keys) of the [`Lanes::LANES`] rows at the start of `x`, row `r` in lane
-    /// `r`; NaN flagged into `nan` (then they are not the contract's).
-    ///
-    /// # Safety
-    /// `x` holds [`Self::reach`] bytes.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn extremes<D: Direction>(&self, x: &[u8], nan: &mut __m256i) -> __m256i {
-        // Pair `i` takes rows `i` and `i + lanes / 2`: the tree keeps the pairs' order, the
-        // first rows in the low halves, the second in the high.
-        let half = K::LANES / 2;
-        let mut outs = [_mm256_setzero_si256(); 2];
-        for (h, out) in outs.iter_mut().enumerate() {
-            let mut eights = [_mm256_setzero_si256(); 2];
-            for (e, eight) in eights.iter_mut().enumerate() {
-                let mut quads = [_mm256_setzero_si256(); 2];
-                for (q, quad) in quads.iter_mut().enumerate() {
-                    let mut pairs = [_mm256_setzero_si256(); 2];
-                    for (p, pair) in pairs.iter_mut().enumerate() {
-                        let i = ((h * 2 + e) * 2 + q) * 2 + p;
-                        // SAFETY: the caller's reach, for rows below `lanes`.
-                        *pair = unsafe { self.pair::<D>(x, i, i + half, nan) };
-                    }
-                    *quad = units8::<K, D>(pairs[0], pairs[1]);
-                }
-                *eight = units4::<K, D>(quads[0], quads[1]);
-                if K::SIZE == 4 {
-                    // Eight rows of 4-byte elements: one vector.
-                    return *eight;
-                }
-            }
-            *out = units_small::<K, D, 2>(eights[0], eights[1]);
-            if K::SIZE == 2 {
-                // Sixteen rows of 2-byte elements: one vector.
-                return *out;
-            }
-        }
-        units_small::<K, D, 1>(outs[0], outs[1])
-    }
-
     /// The position of the first (last, with `LAST`) element of row `r` of the block at the
     /// start of `x` whose key is `m`'s (in every lane).
     ///
     /// # Safety
-    /// `x` holds [`Self::reach`] bytes.
+    /// `x` holds the block's [`reach`].
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn position<const LAST: bool>(
@@ -234,13 +146,113 @@ impl<K: Lanes> Block<K> {
     }
 }
 
-/// How many whole blocks of `block`'s rows there are in `rows` rows whose input is `len` bytes,
-/// the last block's [`Block::reach`] inside them.
+/// A block's rows in pairs, each pair folded into one vector (see [`tree`]).
+pub(super) trait Pairs {
+    /// Rows `a` and `b` of the block at the start of `x`, each folded into 16 bytes of one
+    /// half of a vector (`a`'s low, `b`'s high) in the lanes the tree reduces; NaN lanes (f16
+    /// and bf16) flagged into `nan`.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `x` holds the block's reach.
+    unsafe fn pair<D: Direction>(&self, x: &[u8], a: usize, b: usize, nan: &mut __m256i)
+        -> __m256i;
+}
+
+impl<K: Lanes> Pairs for Block<K> {
+    /// The rows' keys: rows of 32 bytes or less are read 16 bytes at a time straight into
+    /// the halves (from the start and from the end, which overlap); longer rows a vector at a
+    /// time, then folded across the halves.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn pair<D: Direction>(
+        &self,
+        x: &[u8],
+        a: usize,
+        b: usize,
+        nan: &mut __m256i,
+    ) -> __m256i {
+        let bytes = self.n * K::SIZE;
+        let (a, b) = (a * bytes, b * bytes);
+        if bytes > 32 {
+            // SAFETY: the caller's reach.
+            let (a, b) = unsafe { (self.row::<D>(x, a, nan), self.row::<D>(x, b, nan)) };
+            return halves::<K, D>(a, b);
+        }
+        // SAFETY: 16 bytes from each row's start (within the reach), and for rows of 16 bytes
+        // or more 16 bytes to each row's end.
+        let lo = unsafe { load2(x, a, b) };
+        if bytes < 16 {
+            if K::INF != 0 {
+                *nan = track::<K>(*nan, _mm256_and_si256(lo, self.keep));
+            }
+            return _mm256_or_si256(_mm256_and_si256(key::<K>(lo), self.keep), self.fill);
+        }
+        let hi = unsafe { load2(x, a + bytes - 16, b + bytes - 16) };
+        if K::INF != 0 {
+            *nan = track::<K>(track::<K>(*nan, lo), hi);
+        }
+        pick::<K, D>(key::<K>(lo), key::<K>(hi))
+    }
+}
+
+/// The extremes of the [`Lanes::LANES`] rows (of lanes `K`) of the block at the start of `x`
+/// that `p` reads, row `r` in lane `r`; NaN flagged into `nan` (then they are not the
+/// contract's).
+///
+/// # Safety
+/// `x` holds the block's reach.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn tree<K: Lanes, D: Direction, P: Pairs>(
+    src: &P,
+    x: &[u8],
+    nan: &mut __m256i,
+) -> __m256i {
+    // Pair `i` takes rows `i` and `i + lanes / 2`: the tree keeps the pairs' order, the
+    // first rows in the low halves, the second in the high.
+    let half = K::LANES / 2;
+    let mut outs = [_mm256_setzero_si256(); 2];
+    for (h, out) in outs.iter_mut().enumerate() {
+        let mut eights = [_mm256_setzero_si256(); 2];
+        for (e, eight) in eights.iter_mut().enumerate() {
+            let mut quads = [_mm256_setzero_si256(); 2];
+            for (q, quad) in quads.iter_mut().enumerate() {
+                let mut pairs = [_mm256_setzero_si256(); 2];
+                for (p, pair) in pairs.iter_mut().enumerate() {
+                    let i = ((h * 2 + e) * 2 + q) * 2 + p;
+                    // SAFETY: the caller's reach, for rows below `lanes`.
+                    *pair = unsafe { src.pair::<D>(x, i, i + half, nan) };
+                }
+                *quad = units8::<K, D>(pairs[0], pairs[1]);
+            }
+            *eight = units4::<K, D>(quads[0], quads[1]);
+            if K::SIZE == 4 {
+                // Eight rows of 4-byte elements: one vector.
+                return *eight;
+            }
+        }
+        *out = units_small::<K, D, 2>(eights[0], eights[1]);
+        if K::SIZE == 2 {
+            // Sixteen rows of 2-byte elements: one vector.
+            return *out;
+        }
+    }
+    units_small::<K, D, 1>(outs[0], outs[1])
+}
+
+/// The bytes a block of `l` rows of `row` bytes reads from its start: its rows, and for rows
+/// under 16 bytes 16 bytes from the last row's start.
 #[inline(always)]
-pub(super) fn blocks<K: Lanes>(block: &Block<K>, rows: usize, len: usize) -> usize {
-    let (l, row) = (K::LANES, block.n * K::SIZE);
+pub(super) fn reach(l: usize, row: usize) -> usize {
+    (l - 1) * row + row.max(16)
+}
+
+/// How many whole blocks of `l` rows of `row` bytes there are in `rows` rows whose input is
+/// `len` bytes, the last block's [`reach`] inside them.
+#[inline(always)]
+pub(super) fn blocks(l: usize, row: usize, rows: usize, len: usize) -> usize {
     let mut count = rows / l;
-    while count > 0 && (count - 1) * l * row + block.reach() > len {
+    while count > 0 && (count - 1) * l * row + reach(l, row) > len {
         count -= 1;
     }
     count

@@ -37,7 +37,7 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
                 .map(|v| if v.is_nan() { T::ZERO } else { v })
                 .collect()
         };
-        let want_blocks = {
+        let whole = |lanes: usize| {
             let row = n * size_of::<T>();
             let reach = (lanes - 1) * row + row.max(16);
             let mut c = rows / lanes;
@@ -46,11 +46,16 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
             }
             c * lanes
         };
-        // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only.
-        let want_arg = if n * size_of::<T>() <= ARG_MAX_BYTES {
-            want_blocks
-        } else {
-            0
+        let want_blocks = whole(lanes);
+        // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only; 1- and 2-byte
+        // elements widened to twice their width, half as many rows a block, except 2-byte rows
+        // of 33 to 64 bytes.
+        let bytes = n * size_of::<T>();
+        let want_arg = match (bytes <= ARG_MAX_BYTES, size_of::<T>()) {
+            (false, _) => 0,
+            (true, 4) => whole(lanes),
+            (true, 2) if (33..=64).contains(&bytes) => whole(lanes),
+            (true, _) => whole(lanes / 2),
         };
         let acc: Vec<T> = (0..rows)
             .map(|i| {
