@@ -11,14 +11,16 @@
 //! of 2-byte ones), so positions fit.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_add_epi8, _mm256_and_si256, _mm256_or_si256,
-    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setzero_si256,
-    _mm256_slli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi8, _mm256_unpacklo_epi8,
-    _mm256_xor_si256,
+    __m256i, _mm256_add_epi32, _mm256_add_epi8, _mm256_and_si256, _mm256_castsi256_si128,
+    _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_extracti128_si256, _mm256_or_si256,
+    _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_slli_epi32,
+    _mm256_srli_epi16, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi8,
+    _mm256_unpacklo_epi8, _mm256_xor_si256, _mm_srli_si128, _mm_storeu_si128,
 };
 
 use super::block::{blocks, tree, Pairs};
-use super::lanes::{any_nan, halves, key, load, load2, pick, track, Lanes};
+use super::lanes::{any_nan, halves, key, load, load2, pick, track, unkey, Lanes};
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::{Direction, Element};
@@ -199,13 +201,83 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
         }
     }
 
-    /// The row position and the key of widened lane `w`.
-    #[inline(always)]
-    fn split(&self, w: u32) -> (usize, u32) {
-        let bits = 8 * K::SIZE as u32;
-        let tag = (w & ((1 << bits) - 1)) as usize;
-        let at = if self.forward { tag } else { Self::TOP - tag };
-        (at, w >> bits)
+    /// The positions in the widened extremes `m` (row `r` in lane `r`) into `y`: INT64
+    /// indices four to a vector, others one at a time.
+    ///
+    /// # Safety
+    /// `y` holds `C::LANES` indices.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn positions<I: Index>(&self, m: __m256i, y: &mut [I]) {
+        debug_assert_eq!(y.len(), C::LANES);
+        // The tag, complemented back where it is one (`TOP - t` is `t ^ TOP`).
+        let top = if C::SIZE == 2 {
+            _mm256_set1_epi16(0xff)
+        } else {
+            _mm256_set1_epi32(0xffff)
+        };
+        let tag = _mm256_and_si256(m, top);
+        let at = if self.forward {
+            tag
+        } else {
+            _mm256_xor_si256(tag, top)
+        };
+        if let Some(y) = I::as_int64(y) {
+            let (lo, hi) = (
+                _mm256_castsi256_si128(at),
+                _mm256_extracti128_si256::<1>(at),
+            );
+            let out = y.as_mut_ptr().cast::<__m256i>();
+            // SAFETY: `y` is `C::LANES` INT64s: 64 bytes (8 lanes of 4 bytes) or 128 (16 of 2).
+            unsafe {
+                if C::SIZE == 4 {
+                    _mm256_storeu_si256(out, _mm256_cvtepu32_epi64(lo));
+                    _mm256_storeu_si256(out.add(1), _mm256_cvtepu32_epi64(hi));
+                } else {
+                    _mm256_storeu_si256(out, _mm256_cvtepu16_epi64(lo));
+                    _mm256_storeu_si256(out.add(1), _mm256_cvtepu16_epi64(_mm_srli_si128::<8>(lo)));
+                    _mm256_storeu_si256(out.add(2), _mm256_cvtepu16_epi64(hi));
+                    _mm256_storeu_si256(out.add(3), _mm256_cvtepu16_epi64(_mm_srli_si128::<8>(hi)));
+                }
+            }
+            return;
+        }
+        let mut wide = [0u8; 32];
+        // SAFETY: 32 bytes.
+        unsafe { _mm256_storeu_si256(wide.as_mut_ptr().cast(), at) };
+        for (o, w) in y.iter_mut().zip(wide.chunks_exact(C::SIZE)) {
+            // Tags are at most 16 bits, in the lane's low bytes.
+            *o = index::<I>(usize::from(u16::from_le_bytes([w[0], w[1]])));
+        }
+    }
+
+    /// The elements in the widened extremes `m` (row `r` in lane `r`) into `v`.
+    ///
+    /// # Safety
+    /// `v` holds `C::LANES` elements of `K`'s type (16 bytes).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn values<T>(&self, m: __m256i, v: &mut [T]) {
+        debug_assert_eq!(size_of_val(v), 16);
+        // The keys down into their lanes' low halves, packed (within 128-bit halves), the
+        // halves' first 8 bytes together.
+        let k = if C::SIZE == 2 {
+            let k = _mm256_srli_epi16::<8>(m);
+            _mm256_packus_epi16(k, k)
+        } else {
+            let k = _mm256_srli_epi32::<16>(m);
+            _mm256_packus_epi32(k, k)
+        };
+        let k = _mm256_permute4x64_epi64::<0b00_00_10_00>(k);
+        let k = match (K::SIGNED, K::SIZE) {
+            (false, _) => k,
+            (true, 1) => _mm256_xor_si256(k, _mm256_set1_epi8(i8::MIN)),
+            (true, _) => _mm256_xor_si256(k, _mm256_set1_epi16(i16::MIN)),
+        };
+        let e = if K::INF != 0 { unkey(k) } else { k };
+        // SAFETY: `v` is 16 bytes of elements of `T` (each an element's bits: 0 or 1 for
+        // bool, a number's for f16 and bf16).
+        unsafe { _mm_storeu_si128(v.as_mut_ptr().cast(), _mm256_castsi256_si128(e)) };
     }
 }
 
@@ -301,53 +373,10 @@ where
             }
             continue;
         }
-        let mut wide = [0u8; 32];
-        // SAFETY: 32 bytes.
-        unsafe { _mm256_storeu_si256(wide.as_mut_ptr().cast(), m) };
-        let mut keys = [0u8; 32];
-        for (r, o) in ys.iter_mut().enumerate() {
-            let w = if C::SIZE == 2 {
-                u32::from(u16::from_le_bytes([wide[2 * r], wide[2 * r + 1]]))
-            } else {
-                u32::from_le_bytes([
-                    wide[4 * r],
-                    wide[4 * r + 1],
-                    wide[4 * r + 2],
-                    wide[4 * r + 3],
-                ])
-            };
-            let (at, k) = shape.split(w);
-            *o = index::<I>(at);
-            if VALUES {
-                keys[r * K::SIZE..(r + 1) * K::SIZE].copy_from_slice(&k.to_le_bytes()[..K::SIZE]);
-            }
-        }
+        // SAFETY (both): the CPU has AVX2 (this function's); `ys` and `vs` are `l` elements.
+        unsafe { shape.positions(m, ys) };
         if VALUES && vs.len() == l {
-            // The keys back to elements (one vector's worth, the first 16 bytes used).
-            // SAFETY: 32 bytes.
-            let k = unsafe { load(&keys, 0) };
-            let k = match (K::SIGNED, K::SIZE) {
-                (false, _) => k,
-                (true, 1) => _mm256_xor_si256(k, _mm256_set1_epi8(i8::MIN)),
-                (true, _) => _mm256_xor_si256(k, _mm256_set1_epi16(i16::MIN)),
-            };
-            let e = if K::INF != 0 {
-                super::lanes::unkey(k)
-            } else {
-                k
-            };
-            let mut out = [0u8; 32];
-            // SAFETY: 32 bytes.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), e) };
-            // SAFETY: `vs` is `l` elements of `T`, `l * K::SIZE` (16) bytes, each an element's
-            // bits (0 or 1 for bool).
-            unsafe {
-                core::ptr::copy_nonoverlapping(
-                    out.as_ptr(),
-                    vs.as_mut_ptr().cast::<u8>(),
-                    l * K::SIZE,
-                );
-            }
+            unsafe { shape.values(m, vs) };
         }
     }
     count * l
