@@ -365,7 +365,13 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
 fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     let size = std::mem::size_of::<T>();
     let bytes = r * size;
-    let lanes = 32 / size;
+    // Rows a block: 1- and 2-byte elements widened to twice their width (half a vector's
+    // lanes), except 2-byte rows of 33 to 64 bytes, searched a second time instead.
+    let lanes = match size {
+        2 if (33..=64).contains(&bytes) => 16,
+        1 | 2 => 16 / size,
+        _ => 32 / size,
+    };
     let typed = [
         "bool", "int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32", "uint32",
     ]
