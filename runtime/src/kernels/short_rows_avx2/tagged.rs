@@ -66,10 +66,11 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
         debug_assert!(C::SIZE == 2 * K::SIZE && !C::SIGNED && n <= Self::TOP + 1);
         let forward = D::IS_MIN != LAST;
         let (per, l) = (16 / K::SIZE, K::LANES);
-        let tag = |j: usize| if forward { j } else { Self::TOP - j };
+        // Tags and identities as 16 bits (at most `TOP`): six tables of 32 on the stack.
+        let tag = |j: usize| (if forward { j } else { Self::TOP - j }) as u16;
         // The widened identity: 0 for a max, all ones for a min, in the key and the tag alike.
-        let none = if D::IS_MIN { Self::TOP } else { 0 };
-        let (mut first, mut last, mut head, mut tail) = ([0; 32], [0; 32], [0; 32], [0; 32]);
+        let none = if D::IS_MIN { Self::TOP as u16 } else { 0 };
+        let (mut first, mut last, mut head, mut tail) = ([0u16; 32], [0; 32], [0; 32], [0; 32]);
         let (mut keep, mut fill) = ([0; 32], [0; 32]);
         for j in 0..l {
             // Element `i` of the half, in a load of 16 bytes.
@@ -78,7 +79,7 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
             last[j] = if n >= l { tag(n - l + j) } else { none };
             head[j] = if i < n { tag(i) } else { none };
             tail[j] = if n >= per { tag(n - per + i) } else { none };
-            keep[j] = if i < n { Self::TOP } else { 0 };
+            keep[j] = if i < n { Self::TOP as u16 } else { 0 };
             fill[j] = if i < n { 0 } else { none };
         }
         let step = if forward { l } else { l.wrapping_neg() };
@@ -106,7 +107,7 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
     /// the even and the odd elements' widened lanes.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn tags(t: &[usize; 32]) -> Tags {
+    fn tags(t: &[u16; 32]) -> Tags {
         if K::SIZE == 1 {
             let v = Self::vector::<K>(t, |j| j);
             return Tags(v, v);
@@ -120,10 +121,10 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
     /// A vector of lanes `L` whose lane `j` holds `v[at(j)]` (below 256 for 1-byte lanes).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn vector<L: Lanes>(v: &[usize; 32], at: fn(usize) -> usize) -> __m256i {
+    fn vector<L: Lanes>(v: &[u16; 32], at: fn(usize) -> usize) -> __m256i {
         let mut b = [0u8; 32];
         for (j, o) in b.chunks_exact_mut(L::SIZE).enumerate() {
-            let x = v.get(at(j)).copied().unwrap_or(0) as u32;
+            let x = u32::from(v.get(at(j)).copied().unwrap_or(0));
             o.copy_from_slice(&x.to_le_bytes()[..L::SIZE]);
         }
         // SAFETY: 32 bytes.
