@@ -179,13 +179,7 @@ where
         // SAFETY: `blocks` kept the block's reach inside `x`.
         let m = unsafe { tree::<K, D, _>(&block, xs, &mut nan) };
         if any_nan::<K>(nan) {
-            for (r, (o, row)) in ys.iter_mut().zip(rs.chunks_exact(n)).enumerate() {
-                let at = arg_row::<T, D, LAST>(row);
-                *o = index::<I>(at);
-                if let (Some(v), Some(&e)) = (vs.get_mut(r), row.get(at)) {
-                    *v = e;
-                }
-            }
+            exact_rows::<T, D, LAST, I>(rs, ys, vs, n);
             continue;
         }
         let mut keys = [0u8; 32];
@@ -212,6 +206,24 @@ where
         }
     }
     count * l
+}
+
+/// The index of the extreme of each row of `n` of `rs` into `ys`, and the extreme into `vs`
+/// where it holds one, by the exact rule (a block with a NaN).
+#[inline(always)]
+fn exact_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
+    rs: &[T],
+    ys: &mut [I],
+    vs: &mut [T],
+    n: usize,
+) {
+    for (r, (o, row)) in ys.iter_mut().zip(rs.chunks_exact(n)).enumerate() {
+        let at = arg_row::<T, D, LAST>(row);
+        *o = index::<I>(at);
+        if let (Some(v), Some(&e)) = (vs.get_mut(r), row.get(at)) {
+            *v = e;
+        }
+    }
 }
 
 /// Folds each contiguous row of `n` of `x` into the matching element of `y` (NaN-propagating,

@@ -20,8 +20,8 @@ use core::arch::x86_64::{
 };
 
 use super::block::{blocks, tree, Pairs};
+use super::exact_rows;
 use super::lanes::{any_nan, halves, key, load, load2, pick, track, unkey, Lanes};
-use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::{Direction, Element};
 
@@ -365,13 +365,7 @@ where
         // SAFETY: `blocks` kept the block's reach inside `x`.
         let m = unsafe { tree::<C, D, _>(&shape, xs, &mut nan) };
         if any_nan::<K>(nan) {
-            for (r, (o, row)) in ys.iter_mut().zip(rs.chunks_exact(n)).enumerate() {
-                let at = arg_row::<T, D, LAST>(row);
-                *o = index::<I>(at);
-                if let (Some(v), Some(&e)) = (vs.get_mut(r), row.get(at)) {
-                    *v = e;
-                }
-            }
+            exact_rows::<T, D, LAST, I>(rs, ys, vs, n);
             continue;
         }
         // SAFETY (both): the CPU has AVX2 (this function's); `ys` and `vs` are `l` elements.
