@@ -135,7 +135,14 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn keys(v: __m256i) -> __m256i {
-        let k = key::<K>(v);
+        Self::flip(key::<K>(v))
+    }
+
+    /// Signed keys `k` to unsigned ones of the same order and back (the sign bit flipped);
+    /// unsigned keys as they are.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn flip(k: __m256i) -> __m256i {
         match (K::SIGNED, K::SIZE) {
             (false, _) => k,
             (true, 1) => _mm256_xor_si256(k, _mm256_set1_epi8(i8::MIN)),
@@ -270,11 +277,7 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
             _mm256_packus_epi32(k, k)
         };
         let k = _mm256_permute4x64_epi64::<0b00_00_10_00>(k);
-        let k = match (K::SIGNED, K::SIZE) {
-            (false, _) => k,
-            (true, 1) => _mm256_xor_si256(k, _mm256_set1_epi8(i8::MIN)),
-            (true, _) => _mm256_xor_si256(k, _mm256_set1_epi16(i16::MIN)),
-        };
+        let k = Self::flip(k);
         let e = if K::INF != 0 { unkey(k) } else { k };
         // SAFETY: `v` is 16 bytes of elements of `T` (each an element's bits: 0 or 1 for
         // bool, a number's for f16 and bf16).
