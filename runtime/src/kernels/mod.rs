@@ -405,6 +405,29 @@ fn two_rows_f32<T: Element, D: Direction, const LAST: bool>(
     }
 }
 
+/// The extreme of each row of `R` `f32`s (3 to 15) written into `y` (not read) by the AVX2
+/// kernels of eight rows to a vector where the CPU has them: `false` (nothing done) elsewhere
+/// (and in `small-code`).
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+fn reduce_short_fresh_f32<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T]) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return rows_f32::reduce_short_avx2::<T, D, R, true>(y, x);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (y, x, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
 /// The extreme of each row of two `f32`s written into `y` (not read) by the AVX2 kernel where
 /// the CPU has it: the rows done (whole groups of eight), 0 elsewhere (and in `small-code`).
 #[cfg(not(debug_assertions))]

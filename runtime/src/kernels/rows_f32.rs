@@ -41,6 +41,8 @@ mod ones;
 mod pairs;
 mod position;
 mod reduce;
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+mod short_reduce;
 pub(super) mod tracked;
 mod values;
 mod widened;
@@ -55,6 +57,8 @@ use crate::{DType, Direction, Element, Max};
 pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
 use ones::Ones;
 use position::position;
+#[cfg_attr(any(debug_assertions, feature = "small-code"), allow(unused_imports))]
+pub(super) use reduce::reduce_short_avx2;
 use reduce::reduce_sse;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
 pub(super) use reduce::{

@@ -148,10 +148,8 @@ pub(in crate::kernels) unsafe fn reduce_rows<D: Direction, const N: usize>(
 /// Reduces each contiguous row of `N` (4 to 16) of `x`, which holds no NaN, into the matching
 /// element of `y` (an accumulator that is NaN stays); other lengths do nothing. For the tiles
 /// of [`reduce_planes`](crate::kernels::reduce_planes), whose fold has already looked for NaN.
-/// Eight rows at a time: rows `k` and `k + 4` share a vector, one in each half, each folded
-/// into four lanes from loads of four (the last four first, so any length is covered), then the
-/// four vectors reduced together into the eight rows' extremes. Against the SSE2 kernel (four
-/// rows at a time, NaN checked on the way) this is about half the instructions per row.
+/// Eight rows at a time ([`eight_extremes`]): against the SSE2 kernel (four rows at a time, NaN
+/// checked on the way) this is about half the instructions per row.
 ///
 /// # Safety
 /// The CPU must have the features [`available`] checks.
@@ -167,23 +165,7 @@ pub(in crate::kernels) unsafe fn reduce_rows_nan_free<D: Direction, const N: usi
     let groups = x.chunks_exact(8 * N);
     let done = groups.len().min(outs.len()) * 8;
     for (g, o) in groups.zip(outs.iter_mut()) {
-        let pair = |k: usize| {
-            let (Some(lo), Some(hi)) = (g.get(k * N..(k + 1) * N), g.get((k + 4) * N..(k + 5) * N))
-            else {
-                return zero8();
-            };
-            let four = |r: &[f32], at: usize| {
-                r.get(at..)
-                    .and_then(<[f32]>::first_chunk::<4>)
-                    .map_or_else(super::zero, super::load4)
-            };
-            let mut m = _mm256_set_m128(four(hi, N - 4), four(lo, N - 4));
-            for at in (0..N - 4).step_by(4) {
-                m = pick8::<D>(_mm256_set_m128(four(hi, at), four(lo, at)), m);
-            }
-            m
-        };
-        let m = across_pairs::<D>(pair(0), pair(1), pair(2), pair(3));
+        let m = eight_extremes::<D, N>(g);
         // An accumulator that is NaN stays (`pick8` keeps `acc` when either is NaN).
         store8(o, pick8::<D>(m, load8(o)));
     }
@@ -192,6 +174,32 @@ pub(in crate::kernels) unsafe fn reduce_rows_nan_free<D: Direction, const N: usi
             *o = fold::<f32, D>(*o, row);
         }
     }
+}
+
+/// The extremes of the eight contiguous rows of `N` (4 to 16) that `g` holds, by the order
+/// alone, row `k` in lane `k`: rows `k` and `k + 4` share a vector, one in each half, each
+/// folded into four lanes from loads of four (the last four first, so any length is covered),
+/// then the four vectors reduced together ([`across_pairs`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn eight_extremes<D: Direction, const N: usize>(g: &[f32]) -> __m256 {
+    let pair = |k: usize| {
+        let (Some(lo), Some(hi)) = (g.get(k * N..(k + 1) * N), g.get((k + 4) * N..(k + 5) * N))
+        else {
+            return zero8();
+        };
+        let four = |r: &[f32], at: usize| {
+            r.get(at..)
+                .and_then(<[f32]>::first_chunk::<4>)
+                .map_or_else(super::zero, super::load4)
+        };
+        let mut m = _mm256_set_m128(four(hi, N - 4), four(lo, N - 4));
+        for at in (0..N - 4).step_by(4) {
+            m = pick8::<D>(_mm256_set_m128(four(hi, at), four(lo, at)), m);
+        }
+        m
+    };
+    across_pairs::<D>(pair(0), pair(1), pair(2), pair(3))
 }
 
 /// The extremes of eight rows from four vectors that each hold two rows' four lanes (rows

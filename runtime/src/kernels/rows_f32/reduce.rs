@@ -5,8 +5,8 @@
 use core::arch::x86_64::__m128;
 
 use super::{
-    avx2, fits, group_extremes, load4, mask, or, pick, store, unord, zero, AVX2_REDUCE_DYN_FROM,
-    AVX2_REDUCE_FROM, LONG_ROW, MAX_ROW,
+    avx2, fits, group_extremes, load4, mask, or, pick, short_reduce, store, unord, zero,
+    AVX2_REDUCE_DYN_FROM, AVX2_REDUCE_FROM, LONG_ROW, MAX_ROW,
 };
 use crate::kernels::reduce::fold;
 use crate::{Direction, Element};
@@ -80,6 +80,9 @@ pub(in crate::kernels) fn reduce_rows_const<T: Element, D: Direction, const R: u
     y: &mut [T],
     x: &[T],
 ) -> bool {
+    if reduce_short_avx2::<T, D, R, false>(y, x) {
+        return true;
+    }
     let Some((y, x)) = f32_rows(y, x, R) else {
         return false;
     };
@@ -89,6 +92,35 @@ pub(in crate::kernels) fn reduce_rows_const<T: Element, D: Direction, const R: u
         return true;
     }
     reduce_sse::<D>(y, x, R);
+    true
+}
+
+/// [`reduce_rows_const`] of `f32` rows of 3 to 15 by the AVX2 kernels of eight rows to a
+/// vector ([`short_reduce`]) where the CPU has them; with `FRESH` each element of `y` becomes its
+/// row's extreme (its previous value ignored). `false` (nothing done) otherwise. Measured
+/// (ReduceMax over 2 MiB of rows, against the streaming read in the same process): rows of 3
+/// 3.1-3.3x -> ..., rows of 7 2.0-2.1x -> ....
+#[inline(always)]
+pub(in crate::kernels) fn reduce_short_avx2<
+    T: Element,
+    D: Direction,
+    const R: usize,
+    const FRESH: bool,
+>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    if cfg!(feature = "small-code")
+        || !(short_reduce::MIN_ROW..=short_reduce::MAX_ROW).contains(&R)
+        || !avx2::available()
+    {
+        return false;
+    }
+    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
+        return false;
+    };
+    // SAFETY: `available` found the features the kernel is compiled for.
+    unsafe { short_reduce::reduce_short::<D, R, FRESH>(y, x) };
     true
 }
 

@@ -360,6 +360,62 @@ fn nan_free_rows_match_the_definition() {
 }
 
 #[cfg(not(feature = "small-code"))]
+/// The AVX2 reductions of rows of 3 to 15, eight rows to a vector, folded into accumulators
+/// (some NaN) and written afresh, against the definition: NaN at every place of a group of
+/// eight rows and in rows past the last group, ties, zeros of both signs, infinities, row
+/// counts around whole groups (rows of three read two elements past a group); other lengths,
+/// and CPUs without AVX2, do nothing.
+#[test]
+fn short_reductions_match_the_definition() {
+    fn check<D: Direction, const N: usize, const FRESH: bool>(g: &mut Lcg) {
+        for rows in [0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 33, 64] {
+            let mut x: Vec<f32> = (0..rows * N).map(|_| f32_pool(g, false)).collect();
+            // About one row in sixteen has a NaN somewhere: most groups of eight have none.
+            for row in x.chunks_exact_mut(N) {
+                if g.next().is_multiple_of(16) {
+                    row[(g.next() as usize) % N] = f32::NAN;
+                }
+            }
+            let acc: Vec<f32> = (0..rows)
+                .map(|r| {
+                    if r % 7 == 4 {
+                        f32::NAN
+                    } else {
+                        f32_pool(g, false)
+                    }
+                })
+                .collect();
+            let mut y = acc.clone();
+            let done = reduce_short_avx2::<f32, D, N, FRESH>(&mut y, &x);
+            assert_eq!(done, (3..=15).contains(&N) && avx2::available(), "{N}");
+            if !done {
+                assert!(y.iter().zip(&acc).all(|(a, b)| a.to_bits() == b.to_bits()));
+                continue;
+            }
+            for (k, (&got, &a)) in y.iter().zip(&acc).enumerate() {
+                let start = if FRESH { D::identity::<f32>() } else { a };
+                let want = naive_fold::<D>(start, &x[k * N..(k + 1) * N]);
+                // Of equal values either may stand (a zero's sign is unspecified).
+                assert!(
+                    got == want || (got.is_nan() && want.is_nan()),
+                    "{N} fresh {FRESH} rows {rows} row {k}: {got} {want}"
+                );
+            }
+        }
+    }
+    let mut g = Lcg(29);
+    macro_rules! each {
+        ($($n:literal)*) => {$(
+            check::<Max, $n, false>(&mut g);
+            check::<Max, $n, true>(&mut g);
+            check::<crate::Min, $n, false>(&mut g);
+            check::<crate::Min, $n, true>(&mut g);
+        )*};
+    }
+    each!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+}
+
+#[cfg(not(feature = "small-code"))]
 /// The rows of `n` of `x` through `arg_rows` (the last index) and `arg_rows_values` (the
 /// first, with values) against the definition; where the CPU lacks AVX2, that no kernel took them.
 pub(super) fn check_rows<D: Direction>(x: &[f32], n: usize, ctx: &str) {
