@@ -180,6 +180,19 @@ pub(crate) const fn rows_f32_fit<T: Element>(n: usize) -> bool {
     }
 }
 
+/// Whether [`reduce_rows_f32_const`] takes rows of `n` of `T` ([`rows_f32_fit`], and `f32`
+/// rows of 3 to 15 by the AVX2 kernels of eight rows to a vector where the CPU has them).
+#[inline(always)]
+pub(crate) const fn reduce_rows_f32_const_fit<T: Element>(n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::fits::<T>(n) || rows_f32::short_reduce_fits::<T>(n);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (n, core::marker::PhantomData::<T>);
+        false
+    }
+}
+
 /// Whether [`arg_rows_f32`] may take rows of `n` of `T` that [`rows_f32_fit`] does not: the
 /// long rows of the AVX2 kernel (it says `false` on CPUs without AVX2).
 #[inline(always)]

@@ -30,7 +30,7 @@ const F32_TILE: usize = 1024;
 /// Rows are taken a tile at a time (as many whole rows as fit 256 elements): the planes'
 /// parts of those rows are folded into the tile lane by lane, then each row of the tile is
 /// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
-/// plane straight into `y`. For `f32` rows that the x86-64 row kernels take (2, or 4 to 128),
+/// plane straight into `y`. For `f32` rows that the x86-64 row kernels take (2 to 128),
 /// the tile holds 1024 elements and both steps are those kernels': sixteen lanes at a time down
 /// the planes in vector registers (AVX2 where the CPU has it), then the tile's rows.
 #[inline]
@@ -39,9 +39,14 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
     x: &[T],
     planes: usize,
 ) {
-    if super::rows_f32_fit::<T>(N) {
+    if super::reduce_rows_f32_const_fit::<T>(N) {
         if planes == 1 {
-            super::reduce_rows::<T, D>(y, x.get(..y.len() * N).unwrap_or(&[]), N);
+            let x = x.get(..y.len() * N).unwrap_or(&[]);
+            if N < 32 {
+                reduce_rows_short::<T, D, N>(y, x);
+            } else {
+                super::reduce_rows::<T, D>(y, x, N);
+            }
         } else {
             planes_then_rows::<T, D, N>(y, x, planes);
         }
@@ -118,7 +123,11 @@ fn planes_then_rows<T: Element, D: Direction, const N: usize>(y: &mut [T], x: &[
             // No NaN in the tile: its rows without the check (rows of 4 to 16, AVX2).
             continue;
         }
-        super::reduce_rows::<T, D>(ys, tile, n);
+        if N < 32 {
+            reduce_rows_short::<T, D, N>(ys, tile);
+        } else {
+            super::reduce_rows::<T, D>(ys, tile, n);
+        }
     }
 }
 

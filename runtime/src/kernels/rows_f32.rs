@@ -101,6 +101,16 @@ pub(super) const fn fits<T: Element>(n: usize) -> bool {
         && (n == 2 || (n >= 4 && n <= MAX_ROW))
 }
 
+/// Whether contiguous rows of `n` elements of `T` take the reductions of eight rows to a vector
+/// ([`short_reduce`]) where the CPU has AVX2.
+#[inline(always)]
+pub(super) const fn short_reduce_fits<T: Element>(n: usize) -> bool {
+    !cfg!(feature = "small-code")
+        && matches!(T::DTYPE, DType::F32)
+        && n >= short_reduce::MIN_ROW
+        && n <= short_reduce::MAX_ROW
+}
+
 /// Whether contiguous rows of `n` elements of `T` take the arg kernel of short rows turned into
 /// columns ([`columns`]) where the CPU has AVX2 (rows of three only there: [`fits`] leaves them
 /// to the portable kernels).

@@ -5,8 +5,8 @@
 use core::arch::x86_64::__m128;
 
 use super::{
-    avx2, fits, group_extremes, load4, mask, or, pick, short_reduce, store, unord, zero,
-    AVX2_REDUCE_DYN_FROM, AVX2_REDUCE_FROM, LONG_ROW, MAX_ROW,
+    avx2, fits, group_extremes, load4, mask, or, pick, short_reduce, short_reduce_fits, store,
+    unord, zero, AVX2_REDUCE_DYN_FROM, AVX2_REDUCE_FROM, LONG_ROW, MAX_ROW,
 };
 use crate::kernels::reduce::fold;
 use crate::{Direction, Element};
@@ -110,10 +110,7 @@ pub(in crate::kernels) fn reduce_short_avx2<
     y: &mut [T],
     x: &[T],
 ) -> bool {
-    if cfg!(feature = "small-code")
-        || !(short_reduce::MIN_ROW..=short_reduce::MAX_ROW).contains(&R)
-        || !avx2::available()
-    {
+    if !short_reduce_fits::<T>(R) || !avx2::available() {
         return false;
     }
     let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
