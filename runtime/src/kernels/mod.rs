@@ -78,6 +78,12 @@ mod rounded;
 mod rows_f32;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod rows_u8;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod rows_wide_avx2;
 mod shared;
 mod short_rows;
 #[cfg(all(
@@ -430,6 +436,31 @@ fn reduce_short_fresh_f32<T: Element, D: Direction, const R: usize>(y: &mut [T],
         not(feature = "small-code")
     ))]
     return rows_f32::reduce_short_avx2::<T, D, R, true>(y, x);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (y, x, core::marker::PhantomData::<D>);
+        false
+    }
+}
+
+/// Each contiguous row of `R` (4 to 31) of `i64` or `f64` reduced into `y` by the AVX2 kernel
+/// where the CPU has it (written afresh with `FRESH`, otherwise folded into `y`): `false`
+/// (nothing done) elsewhere, for other types and lengths, and in `small-code`.
+#[inline(always)]
+fn reduce_rows_wide<T: Element, D: Direction, const R: usize, const FRESH: bool>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return rows_wide_avx2::reduce_rows::<T, D, R, FRESH>(y, x);
     #[cfg(not(all(
         target_arch = "x86_64",
         target_feature = "sse2",

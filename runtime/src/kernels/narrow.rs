@@ -311,7 +311,9 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
         }
         return;
     }
-    if super::reduce_rows_f32_const::<T, D, R>(y, x) {
+    if super::reduce_rows_f32_const::<T, D, R>(y, x)
+        || super::reduce_rows_wide::<T, D, R, false>(y, x)
+    {
         return;
     }
     // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows in AVX2, one row per

@@ -241,15 +241,17 @@ pub(crate) fn afresh<T: Element, D: Direction>(
 }
 
 /// [`super::reduce_rows_short`] into outputs whose previous values are ignored: each element of
-/// `y` becomes its row's extreme. Rows of 2 to 15 `f32`s go through the AVX2 kernels written
-/// directly; the rest piece by piece ([`afresh`]).
+/// `y` becomes its row's extreme. Rows of 2 to 15 `f32`s and of 4 to 31 `i64`/`f64` go through
+/// the AVX2 kernels written directly; the rest piece by piece ([`afresh`]).
 #[cfg(not(debug_assertions))]
 #[inline(always)]
 pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
     y: &mut [T],
     x: &[T],
 ) {
-    if super::reduce_short_fresh_f32::<T, D, R>(y, x) {
+    if super::reduce_short_fresh_f32::<T, D, R>(y, x)
+        || super::reduce_rows_wide::<T, D, R, true>(y, x)
+    {
         return;
     }
     let done = if R == 2 {

@@ -1,0 +1,120 @@
+//! Tests of [`super`]: against the definition, written here.
+
+extern crate std;
+use super::*;
+use crate::kernels::test_util::Lcg;
+use crate::{Max, Min};
+use std::vec::Vec;
+
+/// The definition: the first NaN of the accumulator and the row, else the extreme.
+fn naive<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    let mut m = acc;
+    for &v in core::iter::once(&acc).chain(row) {
+        if v.is_nan() {
+            return v;
+        }
+        if D::better(v, m) {
+            m = v;
+        }
+    }
+    m
+}
+
+/// `i64`s bunched around a few values (ties), with the extremes of the type among them.
+fn int(g: &mut Lcg) -> i64 {
+    match g.next() % 8 {
+        0 => i64::MIN,
+        1 => i64::MAX,
+        2 => -1,
+        3 => (g.next() as i64) >> 1,
+        _ => (g.next() % 9) as i64 - 4,
+    }
+}
+
+/// `f64`s with ties, zeros of both signs and infinities (NaN placed by the caller).
+fn float(g: &mut Lcg) -> f64 {
+    match g.next() % 8 {
+        0 => f64::NEG_INFINITY,
+        1 => f64::INFINITY,
+        2 => -0.0,
+        3 => 0.0,
+        4 => f64::MIN,
+        _ => (g.next() % 9) as f64 - 4.5,
+    }
+}
+
+/// Rows of `N` of `T` from `draw` through the kernel, afresh and into accumulators (for `f64`
+/// some NaN, and about one row in twelve with a NaN), for row counts around whole groups of
+/// four; lengths the kernel does not take leave `y` as it was.
+fn check<T: Element, D: Direction, const N: usize, const FRESH: bool>(
+    g: &mut Lcg,
+    draw: fn(&mut Lcg) -> T,
+    nan: Option<T>,
+) {
+    for rows in [0, 1, 3, 4, 5, 8, 11, 13, 64] {
+        let mut x: Vec<T> = (0..rows * N).map(|_| draw(g)).collect();
+        if let Some(nan) = nan {
+            for row in x.chunks_exact_mut(N) {
+                if g.next().is_multiple_of(12) {
+                    row[(g.next() as usize) % N] = nan;
+                }
+            }
+        }
+        let acc: Vec<T> = (0..rows)
+            .map(|r| match nan {
+                Some(nan) if r % 7 == 2 => nan,
+                _ => draw(g),
+            })
+            .collect();
+        let mut y = acc.clone();
+        let done = reduce_rows::<T, D, N, FRESH>(&mut y, &x);
+        assert_eq!(
+            done,
+            (MIN_ROW..=MAX_ROW).contains(&N) && isa::level() >= isa::AVX2,
+            "{N}"
+        );
+        if !done {
+            assert!(y
+                .iter()
+                .zip(&acc)
+                .all(|(a, b)| a == b || (a.is_nan() && b.is_nan())));
+            continue;
+        }
+        for (k, (&got, &a)) in y.iter().zip(&acc).enumerate() {
+            let start = if FRESH { D::identity::<T>() } else { a };
+            let want = naive::<T, D>(start, &x[k * N..(k + 1) * N]);
+            // Of equal values either may stand (a zero's sign is unspecified).
+            assert!(
+                got == want || (got.is_nan() && want.is_nan()),
+                "{:?} {N} fresh {FRESH} rows {rows} row {k}: {got:?} {want:?}",
+                T::DTYPE
+            );
+        }
+    }
+}
+
+#[test]
+fn eight_byte_rows_match_the_definition() {
+    let mut g = Lcg(41);
+    macro_rules! each {
+        ($($n:literal)*) => {$(
+            check::<i64, Max, $n, true>(&mut g, int, None);
+            check::<i64, Min, $n, false>(&mut g, int, None);
+            check::<i64, Max, $n, false>(&mut g, int, None);
+            check::<i64, Min, $n, true>(&mut g, int, None);
+            check::<f64, Max, $n, true>(&mut g, float, Some(f64::NAN));
+            check::<f64, Min, $n, false>(&mut g, float, Some(f64::NAN));
+            check::<f64, Max, $n, false>(&mut g, float, Some(f64::NAN));
+            check::<f64, Min, $n, true>(&mut g, float, Some(f64::NAN));
+        )*};
+    }
+    each!(2 3 4 5 6 7 8 9 12 15 16 17 20 23 24 31 32);
+}
+
+#[test]
+fn other_types_are_left_alone() {
+    let x = [3i32; 40];
+    let mut y = [0i32; 8];
+    assert!(!reduce_rows::<i32, Max, 5, true>(&mut y, &x));
+    assert_eq!(y, [0; 8]);
+}
