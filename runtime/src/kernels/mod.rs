@@ -472,6 +472,28 @@ fn reduce_rows_wide<T: Element, D: Direction, const R: usize, const FRESH: bool>
     }
 }
 
+/// The extreme of a contiguous row of `i64` or `f64` (eight or more) by the order alone and
+/// whether it holds a NaN, by the AVX2 kernel where the CPU has it: `None` (nothing done)
+/// elsewhere, for other types and shorter rows, and in `small-code`.
+#[inline(always)]
+fn row_extreme_wide<T: Element, D: Direction>(row: &[T]) -> Option<(T, bool)> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return rows_wide_avx2::row_extreme::<T, D>(row);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (row, core::marker::PhantomData::<D>);
+        None
+    }
+}
+
 /// The extreme of each row of two `f32`s written into `y` (not read) by the AVX2 kernel where
 /// the CPU has it: the rows done (whole groups of eight), 0 elsewhere (and in `small-code`).
 #[cfg(not(debug_assertions))]

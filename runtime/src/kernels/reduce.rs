@@ -304,7 +304,8 @@ pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
         let hit = chunks.iter().any(|ch| count(ch) != 0) || count(rest) != 0;
         return if hit { sink } else { acc };
     }
-    let (m, nan) = row_extreme::<T, D>(row);
+    // i64 and f64 in AVX2 where the CPU has it.
+    let (m, nan) = super::row_extreme_wide::<T, D>(row).unwrap_or_else(|| row_extreme::<T, D>(row));
     if nan {
         return find_first(row, |v: T| v.is_nan())
             .and_then(|i| row.get(i).copied())

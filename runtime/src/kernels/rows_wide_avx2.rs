@@ -92,6 +92,71 @@ unsafe fn rows<T: Element, D: Direction, const N: usize, const FRESH: bool>(y: &
     }
 }
 
+/// The extreme of a contiguous row of `i64` or `f64` (eight elements or more) by the order alone,
+/// and whether the row holds a NaN (then the extreme is not the contract's), by the AVX2 kernel
+/// where the CPU has it: `None` (nothing done) for other types, shorter rows and CPUs without
+/// AVX2. The portable fold keeps sixteen scalar lanes for these types (the baseline target has
+/// no 64-bit integer compare) and spills them.
+#[inline(always)]
+pub(super) fn row_extreme<T: Element, D: Direction>(row: &[T]) -> Option<(T, bool)> {
+    if !matches!(T::DTYPE, DType::I64 | DType::F64)
+        || size_of::<T>() != 8
+        || row.len() < 8
+        || isa::level() < isa::AVX2
+    {
+        return None;
+    }
+    // SAFETY: the CPU has AVX2; `T` is an 8-byte type.
+    Some(unsafe { extreme::<T, D>(row) })
+}
+
+/// [`row_extreme`] once checked: four chains of four lanes (the compare and blend of `i64` take
+/// several cycles), from the row's last four elements, so that any length is covered.
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `i64` or `f64`.
+#[target_feature(enable = "avx2")]
+unsafe fn extreme<T: Element, D: Direction>(row: &[T]) -> (T, bool) {
+    let float = matches!(T::DTYPE, DType::F64);
+    let Some(tail) = row.last_chunk::<4>() else {
+        return (D::identity::<T>(), false);
+    };
+    let (fours, _) = row.as_chunks::<4>();
+    let (quads, rest) = fours.as_chunks::<4>();
+    let tail = load(tail);
+    let mut acc = [tail; 4];
+    let mut flags = if float {
+        unord(tail, tail)
+    } else {
+        _mm256_setzero_pd()
+    };
+    for q in quads {
+        let v = [load(&q[0]), load(&q[1]), load(&q[2]), load(&q[3])];
+        if float {
+            flags = _mm256_or_pd(flags, _mm256_or_pd(unord(v[0], v[1]), unord(v[2], v[3])));
+        }
+        for (a, v) in acc.iter_mut().zip(v) {
+            *a = pick::<T, D>(v, *a);
+        }
+    }
+    for c in rest {
+        let v = load(c);
+        if float {
+            flags = _mm256_or_pd(flags, unord(v, v));
+        }
+        acc[0] = pick::<T, D>(v, acc[0]);
+    }
+    let m = pick::<T, D>(pick::<T, D>(acc[0], acc[1]), pick::<T, D>(acc[2], acc[3]));
+    let mut lanes = [D::identity::<T>(); 4];
+    // SAFETY: `lanes` holds four 8-byte elements; `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), m) };
+    let e = lanes.into_iter().fold(
+        D::identity::<T>(),
+        |e, l| if D::better(l, e) { l } else { e },
+    );
+    (e, _mm256_movemask_pd(flags) != 0)
+}
+
 /// What a row is folded into: the identity with `FRESH`, otherwise the running value.
 #[inline(always)]
 fn start<T: Element, D: Direction, const FRESH: bool>(o: T) -> T {

@@ -118,3 +118,38 @@ fn other_types_are_left_alone() {
     assert!(!reduce_rows::<i32, Max, 5, true>(&mut y, &x));
     assert_eq!(y, [0; 8]);
 }
+
+/// Rows of every length from 0 to 70 and a long one through [`row_extreme`]: `None` under
+/// eight elements (and without AVX2), otherwise whether the row holds a NaN and, when it does
+/// not, its extreme.
+fn check_row<T: Element, D: Direction>(g: &mut Lcg, draw: fn(&mut Lcg) -> T, nan: Option<T>) {
+    for len in (0..=70).chain([1000, 1003]) {
+        for round in 0..4 {
+            let mut row: Vec<T> = (0..len).map(|_| draw(g)).collect();
+            if let (Some(nan), true) = (nan, round % 2 == 1 && len > 0) {
+                row[(g.next() as usize) % len] = nan;
+            }
+            let got = row_extreme::<T, D>(&row);
+            let taken = len >= 8 && isa::level() >= isa::AVX2;
+            assert_eq!(got.is_some(), taken, "{len}");
+            let Some((m, has_nan)) = got else {
+                continue;
+            };
+            let want = naive::<T, D>(D::identity::<T>(), &row);
+            assert_eq!(has_nan, want.is_nan(), "{:?} {len}", T::DTYPE);
+            if !has_nan {
+                assert!(m == want, "{:?} {len}: {m:?} {want:?}", T::DTYPE);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_extreme_of_a_row_matches_the_definition() {
+    let mut g = Lcg(43);
+    check_row::<i64, Max>(&mut g, int, None);
+    check_row::<i64, Min>(&mut g, int, None);
+    check_row::<f64, Max>(&mut g, float, Some(f64::NAN));
+    check_row::<f64, Min>(&mut g, float, Some(f64::NAN));
+    assert!(row_extreme::<i32, Max>(&[1; 40]).is_none());
+}
