@@ -494,6 +494,35 @@ fn row_extreme_wide<T: Element, D: Direction>(row: &[T]) -> Option<(T, bool)> {
     }
 }
 
+/// Folds the parts of `planes` planes of `plane` elements of `x` (from `at`, as long as `tile`)
+/// into `tile` by the AVX2 kernel of `i64` and `f64` where the CPU has it: whether they hold a
+/// NaN, or `None` (nothing done) elsewhere, for other types and tiles under four, and in
+/// `small-code`.
+#[inline(always)]
+fn fold_planes_wide<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> Option<bool> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return rows_wide_avx2::fold_planes::<T, D>(tile, x, planes, plane, at);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (tile, x, planes, plane, at, core::marker::PhantomData::<D>);
+        None
+    }
+}
+
 /// The extreme of each row of two `f32`s written into `y` (not read) by the AVX2 kernel where
 /// the CPU has it: the rows done (whole groups of eight), 0 elsewhere (and in `small-code`).
 #[cfg(not(debug_assertions))]

@@ -198,38 +198,58 @@ pub(crate) fn reduce_planes_in<T: Element, D: Direction>(
         let start = t * per_tile * n;
         let len = ys.len() * n;
         let tile = &mut tile[..len];
-        let mut nans = [0u32; LANES / 2];
-        let mut tail_nan = false;
-        let (chunks, rest) = tile.as_chunks_mut::<LANES>();
-        let rest_at = chunks.len() * LANES;
-        // Sixteen lanes at a time down the planes, kept in registers.
-        for (c, lanes) in chunks.iter_mut().enumerate() {
-            let at = start + c * LANES;
-            for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
-                let Some(v) = part.get(at..).and_then(|r| r.first_chunk::<LANES>()) else {
-                    return;
-                };
-                if p == 0 {
-                    *lanes = *v;
-                    nan_pairs(&mut nans, v);
-                } else {
-                    take_chunk::<T, D>(lanes, v, &mut nans);
-                }
-            }
-        }
-        for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
-            let v = part.get(start + rest_at..start + len).unwrap_or(&[]);
-            for (a, &v) in rest.iter_mut().zip(v) {
-                *a = if p == 0 { v } else { step::<T, D>(*a, v) };
-                tail_nan |= v.is_nan();
-            }
-        }
-        let nan = tail_nan || nans.iter().fold(0, |a, &n| a | n) != 0;
+        // i64 and f64 in AVX2 where the CPU has it.
+        let nan = match super::fold_planes_wide::<T, D>(tile, x, planes, plane, start) {
+            Some(nan) => nan,
+            None => match fold_tile::<T, D>(tile, x, planes, plane, start) {
+                Some(nan) => nan,
+                None => return,
+            },
+        };
         if nan {
             give_nans::<T>(ys, x, planes, plane, start, n);
         }
         rows_into(ys, tile);
     }
+}
+
+/// The planes' parts of a tile's rows (from element `start` of each plane, as long as `tile`)
+/// folded element by element into `tile` (overwritten), sixteen lanes at a time down the planes
+/// kept in registers: whether they hold a NaN; `None` where `x` is shorter than the planes.
+#[inline(always)]
+fn fold_tile<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    start: usize,
+) -> Option<bool> {
+    let len = tile.len();
+    let mut nans = [0u32; LANES / 2];
+    let mut tail_nan = false;
+    let (chunks, rest) = tile.as_chunks_mut::<LANES>();
+    let rest_at = chunks.len() * LANES;
+    // Sixteen lanes at a time down the planes, kept in registers.
+    for (c, lanes) in chunks.iter_mut().enumerate() {
+        let at = start + c * LANES;
+        for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
+            let v = part.get(at..).and_then(|r| r.first_chunk::<LANES>())?;
+            if p == 0 {
+                *lanes = *v;
+                nan_pairs(&mut nans, v);
+            } else {
+                take_chunk::<T, D>(lanes, v, &mut nans);
+            }
+        }
+    }
+    for (p, part) in x.chunks_exact(plane).take(planes).enumerate() {
+        let v = part.get(start + rest_at..start + len).unwrap_or(&[]);
+        for (a, &v) in rest.iter_mut().zip(v) {
+            *a = if p == 0 { v } else { step::<T, D>(*a, v) };
+            tail_nan |= v.is_nan();
+        }
+    }
+    Some(tail_nan || nans.iter().fold(0, |a, &n| a | n) != 0)
 }
 
 #[cfg(test)]
@@ -296,5 +316,54 @@ mod tests {
         let mut y = [0u8; 2];
         reduce_planes::<u8, Max, 1>(&mut y, &[1, 7, 9, 2], 2);
         assert_eq!(y, [9, 7]);
+    }
+
+    /// `i64` and `f64` planes (the AVX2 fold of 8-byte lanes where the CPU has it) against the
+    /// same definition: rows of 1, 5 and 40 over several tiles, NaN in the planes and in `y`.
+    #[test]
+    fn eight_byte_planes_match_the_definition() {
+        fn check_wide<T: Element, D: Direction, const N: usize>(
+            g: &mut Lcg,
+            (planes, rows, nan): (usize, usize, bool),
+            from: fn(f32) -> T,
+        ) {
+            let x: Vec<T> = (0..planes * rows * N)
+                .map(|_| from(f32_pool(g, nan)))
+                .collect();
+            let mut y = std::vec![D::identity::<T>(); rows];
+            if rows > 2 && nan {
+                y[2] = from(f32::NAN);
+            }
+            let start = y.clone();
+            reduce_planes::<T, D, N>(&mut y, &x, planes);
+            for k in 0..rows {
+                let mut want = start[k];
+                for p in 0..planes {
+                    for &v in &x[(p * rows + k) * N..(p * rows + k + 1) * N] {
+                        if !want.is_nan() && (v.is_nan() || D::better(v, want)) {
+                            want = v;
+                        }
+                    }
+                }
+                assert!(
+                    y[k] == want || (y[k].is_nan() && want.is_nan()),
+                    "{:?} N={N} planes={planes} rows={rows} row {k}",
+                    T::DTYPE
+                );
+            }
+        }
+        let mut g = Lcg(5);
+        for nan in [false, true] {
+            for (planes, rows) in [(1, 3), (2, 5), (4, 131), (9, 700)] {
+                let (wide, int) = ((planes, rows, nan), (planes, rows, false));
+                check_wide::<f64, Max, 1>(&mut g, wide, f64::from);
+                check_wide::<f64, Min, 5>(&mut g, wide, f64::from);
+                check_wide::<f64, Max, 40>(&mut g, wide, f64::from);
+                // Saturating: the infinities become the type's extremes.
+                check_wide::<i64, Max, 5>(&mut g, int, |v| v as i64);
+                check_wide::<i64, Min, 40>(&mut g, int, |v| v as i64);
+                check_wide::<i64, Min, 1>(&mut g, int, |v| v as i64);
+            }
+        }
     }
 }

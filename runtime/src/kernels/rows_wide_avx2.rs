@@ -157,6 +157,85 @@ unsafe fn extreme<T: Element, D: Direction>(row: &[T]) -> (T, bool) {
     (e, _mm256_movemask_pd(flags) != 0)
 }
 
+/// Folds the parts of `planes` planes of `plane` elements of `x` (each from element `at`, as long
+/// as `tile`) element by element into `tile` (overwritten), by the order alone: whether they hold
+/// a NaN (then the tile is not the contract's). `None` (nothing done) for other types than `i64`
+/// and `f64`, tiles under four elements, CPUs without AVX2, and where `x` is shorter than the
+/// planes.
+#[inline(always)]
+pub(super) fn fold_planes<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> Option<bool> {
+    let reach = planes.checked_sub(1)?.checked_mul(plane)?.checked_add(at)?;
+    if !matches!(T::DTYPE, DType::I64 | DType::F64)
+        || size_of::<T>() != 8
+        || tile.len() < 4
+        || reach.checked_add(tile.len())? > x.len()
+        || isa::level() < isa::AVX2
+    {
+        return None;
+    }
+    // SAFETY: the CPU has AVX2; `T` is an 8-byte type.
+    unsafe { planes_in::<T, D>(tile, x, planes, plane, at) }
+}
+
+/// [`fold_planes`] once checked: sixteen lanes (four vectors) at a time down the planes in
+/// registers, then fours; the last sixteen (or four) overlap the ones before, folded the same.
+/// `None` (the tile partly written) if a plane's part is not within `x`.
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `i64` or `f64`; `tile` holds four elements or more.
+#[target_feature(enable = "avx2")]
+unsafe fn planes_in<T: Element, D: Direction>(
+    tile: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> Option<bool> {
+    let float = matches!(T::DTYPE, DType::F64);
+    let len = tile.len();
+    let mut flags = _mm256_setzero_pd();
+    let part =
+        |p: usize, c: usize| -> Option<&[T; 4]> { x.get(p * plane + at + c..)?.first_chunk::<4>() };
+    let mut c = 0;
+    while c < len {
+        // Sixteen lanes where they fit, otherwise four (the last of either overlapping).
+        let wide = len >= 16;
+        let c0 = if wide {
+            c.min(len - 16)
+        } else {
+            c.min(len - 4)
+        };
+        let k = if wide { 4 } else { 1 };
+        let mut acc = [_mm256_castpd_si256(_mm256_setzero_pd()); 4];
+        for p in 0..planes {
+            for (j, a) in acc.iter_mut().enumerate().take(k) {
+                let v = load(part(p, c0 + 4 * j)?);
+                if float {
+                    flags = _mm256_or_pd(flags, unord(v, v));
+                }
+                *a = if p == 0 { v } else { pick::<T, D>(v, *a) };
+            }
+        }
+        for (j, a) in acc.iter().enumerate().take(k) {
+            if let Some(o) = tile
+                .get_mut(c0 + 4 * j..)
+                .and_then(<[T]>::first_chunk_mut::<4>)
+            {
+                // SAFETY: `o` holds four 8-byte elements; `storeu` has no alignment requirement.
+                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), *a) };
+            }
+        }
+        c = c0 + 4 * k;
+    }
+    Some(_mm256_movemask_pd(flags) != 0)
+}
+
 /// What a row is folded into: the identity with `FRESH`, otherwise the running value.
 #[inline(always)]
 fn start<T: Element, D: Direction, const FRESH: bool>(o: T) -> T {

@@ -153,3 +153,58 @@ fn the_extreme_of_a_row_matches_the_definition() {
     check_row::<f64, Min>(&mut g, float, Some(f64::NAN));
     assert!(row_extreme::<i32, Max>(&[1; 40]).is_none());
 }
+
+/// Planes' parts of every tile length around the kernel's sixteen and four lanes through
+/// [`fold_planes`]: whether they hold a NaN and, when they do not, each lane's extreme down the
+/// planes; `None` for tiles under four, and for parts past the end of `x`.
+fn check_planes<T: Element, D: Direction>(g: &mut Lcg, draw: fn(&mut Lcg) -> T, nan: Option<T>) {
+    for planes in [1, 2, 3, 7] {
+        for len in [0, 3, 4, 5, 7, 15, 16, 17, 20, 33, 64, 255, 256] {
+            let (plane, at) = (len + 9, 5);
+            let mut x: Vec<T> = (0..planes * plane).map(|_| draw(g)).collect();
+            let with_nan = nan.is_some() && g.next().is_multiple_of(3) && len > 0;
+            if let (Some(nan), true) = (nan, with_nan) {
+                let p = (g.next() as usize) % planes;
+                x[p * plane + at + (g.next() as usize) % len] = nan;
+            }
+            let mut tile = std::vec![draw(g); len];
+            let got = fold_planes::<T, D>(&mut tile, &x, planes, plane, at);
+            let taken = len >= 4 && isa::level() >= isa::AVX2;
+            assert_eq!(got.is_some(), taken, "{len}");
+            let Some(has_nan) = got else {
+                continue;
+            };
+            assert_eq!(
+                has_nan,
+                with_nan,
+                "{:?} planes {planes} len {len}",
+                T::DTYPE
+            );
+            if has_nan {
+                continue;
+            }
+            for (k, &t) in tile.iter().enumerate() {
+                let column: Vec<T> = (0..planes).map(|p| x[p * plane + at + k]).collect();
+                let want = naive::<T, D>(D::identity::<T>(), &column);
+                assert!(
+                    t == want,
+                    "{:?} planes {planes} len {len} lane {k}",
+                    T::DTYPE
+                );
+            }
+        }
+    }
+    // Parts that would run past the end of `x`: nothing done.
+    let x: Vec<T> = (0..40).map(|_| draw(g)).collect();
+    let mut tile = std::vec![draw(g); 8];
+    assert!(fold_planes::<T, D>(&mut tile, &x, 2, 30, 5).is_none());
+}
+
+#[test]
+fn planes_fold_matches_the_definition() {
+    let mut g = Lcg(47);
+    check_planes::<i64, Max>(&mut g, int, None);
+    check_planes::<i64, Min>(&mut g, int, None);
+    check_planes::<f64, Max>(&mut g, float, Some(f64::NAN));
+    check_planes::<f64, Min>(&mut g, float, Some(f64::NAN));
+}
