@@ -3,7 +3,7 @@
 //! max/min per element), then each of the tile's rows of `N` into its output.
 
 use super::narrow::reduce_rows_short;
-use super::reduce::fold;
+use super::reduce::{fold, fold_inlined};
 use super::shared::{nan_pairs, step, take_chunk, LANES};
 use crate::{Direction, Element};
 
@@ -187,7 +187,7 @@ pub(crate) fn reduce_planes_in<T: Element, D: Direction>(
         // Long rows (or little code and stack): each plane's rows folded straight into `y`.
         for p in x.chunks_exact(plane).take(planes) {
             for (o, row) in y.iter_mut().zip(p.chunks_exact(n)) {
-                *o = fold::<T, D>(*o, row);
+                *o = fold_inlined::<T, D>(*o, row);
             }
         }
         return;

@@ -279,6 +279,14 @@ pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
 /// on the side, so that the loop vectorizes.
 #[inline]
 pub fn fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+    fold_inlined::<T, D>(acc, row)
+}
+
+/// [`fold`], always inlined: for the loops over long rows whose length the caller knows when
+/// compiling (left out of line, the f16 planes of `[250,10,400]` over axes 0 and 2 ran 1.7x
+/// slower).
+#[inline(always)]
+pub(crate) fn fold_inlined<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if keyed::<T>() {
         // f16 and bf16: in their own width, on the bits.
         if let Some(b) = T::half_bits(row) {
@@ -341,7 +349,7 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
         return;
     }
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
-        *o = fold::<T, D>(*o, row);
+        *o = fold_inlined::<T, D>(*o, row);
     }
 }
 
