@@ -25,6 +25,7 @@ mod arg_lanes_avx2;
 ))]
 mod arg_lanes_small_avx2;
 mod arg_row;
+mod avx2_entry;
 mod gather;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod half_avx2;
@@ -191,7 +192,7 @@ pub(crate) const fn rows_f32_fit<T: Element>(n: usize) -> bool {
 #[inline(always)]
 pub(crate) const fn reduce_rows_f32_const_fit<T: Element>(n: usize) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
-    return rows_f32::fits::<T>(n) || rows_f32::short_reduce_fits::<T>(n);
+    return rows_f32::fits::<T>(n) || rows_f32::short_reduce::fits::<T>(n);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
     {
         let _ = (n, core::marker::PhantomData::<T>);
@@ -421,105 +422,6 @@ fn two_rows_f32<T: Element, D: Direction, const LAST: bool>(
     {
         let _ = (x, y, v, inner, core::marker::PhantomData::<D>);
         false
-    }
-}
-
-/// The extreme of each row of `R` `f32`s (3 to 15) written into `y` (not read) by the AVX2
-/// kernels of eight rows to a vector where the CPU has them: `false` (nothing done) elsewhere
-/// (and in `small-code`).
-#[cfg(not(debug_assertions))]
-#[inline(always)]
-fn reduce_short_fresh_f32<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T]) -> bool {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    ))]
-    return rows_f32::reduce_short_avx2::<T, D, R, true>(y, x);
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    )))]
-    {
-        let _ = (y, x, core::marker::PhantomData::<D>);
-        false
-    }
-}
-
-/// Each contiguous row of `R` (4 to 31) of `i64` or `f64` reduced into `y` by the AVX2 kernel
-/// where the CPU has it (written afresh with `FRESH`, otherwise folded into `y`): `false`
-/// (nothing done) elsewhere, for other types and lengths, and in `small-code`.
-#[inline(always)]
-fn reduce_rows_wide<T: Element, D: Direction, const R: usize, const FRESH: bool>(
-    y: &mut [T],
-    x: &[T],
-) -> bool {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    ))]
-    return rows_wide_avx2::reduce_rows::<T, D, R, FRESH>(y, x);
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    )))]
-    {
-        let _ = (y, x, core::marker::PhantomData::<D>);
-        false
-    }
-}
-
-/// The extreme of a contiguous row of `i64` or `f64` (eight or more) by the order alone and
-/// whether it holds a NaN, by the AVX2 kernel where the CPU has it: `None` (nothing done)
-/// elsewhere, for other types and shorter rows, and in `small-code`.
-#[inline(always)]
-fn row_extreme_wide<T: Element, D: Direction>(row: &[T]) -> Option<(T, bool)> {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    ))]
-    return rows_wide_avx2::row_extreme::<T, D>(row);
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    )))]
-    {
-        let _ = (row, core::marker::PhantomData::<D>);
-        None
-    }
-}
-
-/// Folds the parts of `planes` planes of `plane` elements of `x` (from `at`, as long as `tile`)
-/// into `tile` by the AVX2 kernel of `i64` and `f64` where the CPU has it: whether they hold a
-/// NaN, or `None` (nothing done) elsewhere, for other types and tiles under four, and in
-/// `small-code`.
-#[inline(always)]
-fn fold_planes_wide<T: Element, D: Direction>(
-    tile: &mut [T],
-    x: &[T],
-    planes: usize,
-    plane: usize,
-    at: usize,
-) -> Option<bool> {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    ))]
-    return rows_wide_avx2::fold_planes::<T, D>(tile, x, planes, plane, at);
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    )))]
-    {
-        let _ = (tile, x, planes, plane, at, core::marker::PhantomData::<D>);
-        None
     }
 }
 

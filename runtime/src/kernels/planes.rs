@@ -199,7 +199,7 @@ pub(crate) fn reduce_planes_in<T: Element, D: Direction>(
         let len = ys.len() * n;
         let tile = &mut tile[..len];
         // i64 and f64 in AVX2 where the CPU has it.
-        let nan = match super::fold_planes_wide::<T, D>(tile, x, planes, plane, start) {
+        let nan = match super::avx2_entry::fold_planes_wide::<T, D>(tile, x, planes, plane, start) {
             Some(nan) => nan,
             None => match fold_tile::<T, D>(tile, x, planes, plane, start) {
                 Some(nan) => nan,

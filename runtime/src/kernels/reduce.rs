@@ -249,8 +249,8 @@ pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
     y: &mut [T],
     x: &[T],
 ) {
-    if super::reduce_short_fresh_f32::<T, D, R>(y, x)
-        || super::reduce_rows_wide::<T, D, R, true>(y, x)
+    if super::avx2_entry::reduce_short_fresh_f32::<T, D, R>(y, x)
+        || super::avx2_entry::reduce_rows_wide::<T, D, R, true>(y, x)
     {
         return;
     }
@@ -313,7 +313,8 @@ pub(crate) fn fold_inlined<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
         return if hit { sink } else { acc };
     }
     // i64 and f64 in AVX2 where the CPU has it.
-    let (m, nan) = super::row_extreme_wide::<T, D>(row).unwrap_or_else(|| row_extreme::<T, D>(row));
+    let (m, nan) = super::avx2_entry::row_extreme_wide::<T, D>(row)
+        .unwrap_or_else(|| row_extreme::<T, D>(row));
     if nan {
         return find_first(row, |v: T| v.is_nan())
             .and_then(|i| row.get(i).copied())

@@ -41,8 +41,7 @@ mod ones;
 mod pairs;
 mod position;
 mod reduce;
-#[cfg_attr(feature = "small-code", allow(dead_code))]
-mod short_reduce;
+pub(super) mod short_reduce;
 pub(super) mod tracked;
 mod values;
 mod widened;
@@ -57,8 +56,6 @@ use crate::{DType, Direction, Element, Max};
 pub(super) use fixed::{arg_short_fixed, arg_wide_dynamic, reduce_short_fixed};
 use ones::Ones;
 use position::position;
-#[cfg_attr(any(debug_assertions, feature = "small-code"), allow(unused_imports))]
-pub(super) use reduce::reduce_short_avx2;
 use reduce::reduce_sse;
 #[cfg_attr(debug_assertions, allow(unused_imports))]
 pub(super) use reduce::{
@@ -99,16 +96,6 @@ pub(super) const fn fits<T: Element>(n: usize) -> bool {
     !cfg!(feature = "small-code")
         && matches!(T::DTYPE, DType::F32)
         && (n == 2 || (n >= 4 && n <= MAX_ROW))
-}
-
-/// Whether contiguous rows of `n` elements of `T` take the reductions of eight rows to a vector
-/// ([`short_reduce`]) where the CPU has AVX2.
-#[inline(always)]
-pub(super) const fn short_reduce_fits<T: Element>(n: usize) -> bool {
-    !cfg!(feature = "small-code")
-        && matches!(T::DTYPE, DType::F32)
-        && n >= short_reduce::MIN_ROW
-        && n <= short_reduce::MAX_ROW
 }
 
 /// Whether contiguous rows of `n` elements of `T` take the arg kernel of short rows turned into

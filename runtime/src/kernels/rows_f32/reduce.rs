@@ -5,8 +5,8 @@
 use core::arch::x86_64::__m128;
 
 use super::{
-    avx2, fits, group_extremes, load4, mask, or, pick, short_reduce, short_reduce_fits, store,
-    unord, zero, AVX2_REDUCE_DYN_FROM, AVX2_REDUCE_FROM, LONG_ROW, MAX_ROW,
+    avx2, fits, group_extremes, load4, mask, or, pick, short_reduce, store, unord, zero,
+    AVX2_REDUCE_DYN_FROM, AVX2_REDUCE_FROM, LONG_ROW, MAX_ROW,
 };
 use crate::kernels::reduce::fold;
 use crate::{Direction, Element};
@@ -80,7 +80,7 @@ pub(in crate::kernels) fn reduce_rows_const<T: Element, D: Direction, const R: u
     y: &mut [T],
     x: &[T],
 ) -> bool {
-    if reduce_short_avx2::<T, D, R, false>(y, x) {
+    if short_reduce::reduce_short_avx2::<T, D, R, false>(y, x) {
         return true;
     }
     let Some((y, x)) = f32_rows(y, x, R) else {
@@ -92,33 +92,6 @@ pub(in crate::kernels) fn reduce_rows_const<T: Element, D: Direction, const R: u
         return true;
     }
     reduce_sse::<D>(y, x, R);
-    true
-}
-
-/// [`reduce_rows_const`] of `f32` rows of 3 to 15 by the AVX2 kernels of eight rows to a
-/// vector ([`short_reduce`]) where the CPU has them; with `FRESH` each element of `y` becomes its
-/// row's extreme (its previous value ignored). `false` (nothing done) otherwise. Measured
-/// (ReduceMax over 2 MiB of rows, time per call against the streaming read in the same
-/// process, 2-core Xeon, family 6 model 207): rows of 3 3.0-3.2x -> 1.75-1.9x, rows of 7
-/// 1.8x -> 1.4x; rows of 4 to 15 1.24-1.42x faster than the SSE2 kernel of four rows.
-#[inline(always)]
-pub(in crate::kernels) fn reduce_short_avx2<
-    T: Element,
-    D: Direction,
-    const R: usize,
-    const FRESH: bool,
->(
-    y: &mut [T],
-    x: &[T],
-) -> bool {
-    if !short_reduce_fits::<T>(R) || !avx2::available() {
-        return false;
-    }
-    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
-        return false;
-    };
-    // SAFETY: `available` found the features the kernel is compiled for.
-    unsafe { short_reduce::reduce_short::<D, R, FRESH>(y, x) };
     true
 }
 

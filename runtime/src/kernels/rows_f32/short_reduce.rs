@@ -15,13 +15,47 @@ use core::arch::x86_64::{__m256, _mm256_blend_ps, _mm256_permutevar8x32_ps, _mm2
 
 use super::avx2::{eight_extremes, load8, mask, or, pick8, store8, unord, zero8};
 use crate::kernels::reduce::fold;
-use crate::Direction;
+use crate::{DType, Direction, Element};
 
 /// The shortest rows these kernels take (rows of two have their own, [`super::pairs`]).
 pub(in crate::kernels) const MIN_ROW: usize = 3;
 
 /// The longest rows these kernels take (from 16, [`super::avx2::reduce_rows`]).
 pub(in crate::kernels) const MAX_ROW: usize = 15;
+
+/// Whether contiguous rows of `n` elements of `T` take the reductions of eight rows to a vector
+/// (this module's) where the CPU has AVX2.
+#[inline(always)]
+pub(in crate::kernels) const fn fits<T: Element>(n: usize) -> bool {
+    !cfg!(feature = "small-code") && matches!(T::DTYPE, DType::F32) && n >= MIN_ROW && n <= MAX_ROW
+}
+
+/// [`reduce_rows_const`](super::reduce_rows_const) of `f32` rows of 3 to 15 by the AVX2 kernels of eight rows to a
+/// vector (this module's) where the CPU has them; with `FRESH` each element of `y` becomes its
+/// row's extreme (its previous value ignored). `false` (nothing done) otherwise. Measured
+/// (ReduceMax over 2 MiB of rows, time per call against the streaming read in the same
+/// process, 2-core Xeon, family 6 model 207): rows of 3 3.0-3.2x -> 1.75-1.9x, rows of 7
+/// 1.8x -> 1.4x; rows of 4 to 15 1.24-1.42x faster than the SSE2 kernel of four rows.
+#[inline(always)]
+pub(in crate::kernels) fn reduce_short_avx2<
+    T: Element,
+    D: Direction,
+    const R: usize,
+    const FRESH: bool,
+>(
+    y: &mut [T],
+    x: &[T],
+) -> bool {
+    if !fits::<T>(R) || !super::avx2::available() {
+        return false;
+    }
+    let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
+        return false;
+    };
+    // SAFETY: `available` found the features the kernel is compiled for.
+    unsafe { reduce_short::<D, R, FRESH>(y, x) };
+    true
+}
 
 /// Each contiguous row of `N` ([`MIN_ROW`] to [`MAX_ROW`]; other lengths do nothing) of `x`
 /// reduced into the matching element of `y`: with `FRESH` each element of `y` becomes its row's

@@ -386,7 +386,7 @@ fn short_reductions_match_the_definition() {
                 })
                 .collect();
             let mut y = acc.clone();
-            let done = reduce_short_avx2::<f32, D, N, FRESH>(&mut y, &x);
+            let done = short_reduce::reduce_short_avx2::<f32, D, N, FRESH>(&mut y, &x);
             assert_eq!(done, (3..=15).contains(&N) && avx2::available(), "{N}");
             if !done {
                 assert!(y.iter().zip(&acc).all(|(a, b)| a.to_bits() == b.to_bits()));
