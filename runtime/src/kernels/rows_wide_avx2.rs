@@ -34,10 +34,13 @@ const MAX_ROW: usize = 31;
 /// [`MAX_ROW`]).
 #[inline(always)]
 const fn fits<T: Element>(n: usize) -> bool {
-    matches!(T::DTYPE, DType::I64 | DType::F64)
-        && size_of::<T>() == 8
-        && n >= MIN_ROW
-        && n <= MAX_ROW
+    eight_byte::<T>() && n >= MIN_ROW && n <= MAX_ROW
+}
+
+/// Whether `T` is one of this module's types (`i64`, `f64`), eight bytes as the loads assume.
+#[inline(always)]
+const fn eight_byte<T: Element>() -> bool {
+    matches!(T::DTYPE, DType::I64 | DType::F64) && size_of::<T>() == 8
 }
 
 /// Each contiguous row of `R` of `x` reduced into the matching element of `y` by the AVX2 kernel
@@ -99,11 +102,7 @@ unsafe fn rows<T: Element, D: Direction, const N: usize, const FRESH: bool>(y: &
 /// no 64-bit integer compare) and spills them.
 #[inline(always)]
 pub(super) fn row_extreme<T: Element, D: Direction>(row: &[T]) -> Option<(T, bool)> {
-    if !matches!(T::DTYPE, DType::I64 | DType::F64)
-        || size_of::<T>() != 8
-        || row.len() < 8
-        || isa::level() < isa::AVX2
-    {
+    if !eight_byte::<T>() || row.len() < 8 || isa::level() < isa::AVX2 {
         return None;
     }
     // SAFETY: the CPU has AVX2; `T` is an 8-byte type.
@@ -171,8 +170,7 @@ pub(super) fn fold_planes<T: Element, D: Direction>(
     at: usize,
 ) -> Option<bool> {
     let reach = planes.checked_sub(1)?.checked_mul(plane)?.checked_add(at)?;
-    if !matches!(T::DTYPE, DType::I64 | DType::F64)
-        || size_of::<T>() != 8
+    if !eight_byte::<T>()
         || tile.len() < 4
         || reach.checked_add(tile.len())? > x.len()
         || isa::level() < isa::AVX2
