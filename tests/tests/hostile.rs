@@ -523,7 +523,7 @@ fn generated_cases() -> Vec<(String, Vec<u8>, Options, Expect)> {
                 "has 5000 graph outputs, beyond the 4000",
             ]),
         ),
-        // Names of a megabyte: `names_scale_linearly` (each name goes through several passes,
+        // Names of a megabyte: `generation_scales_linearly` (each name takes several passes,
         // 3.4 s in the unoptimized build on a 2-core AMD EPYC, too near a fixed budget).
         case("long_names_256kib", long_names(1 << 18), Generates),
         case(
