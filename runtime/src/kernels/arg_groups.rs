@@ -262,6 +262,11 @@ fn arg_tile_groups<
     true
 }
 
+/// The width of `T`'s keys, in bytes.
+const fn key_size<T: Element>() -> usize {
+    core::mem::size_of::<T::Key>()
+}
+
 /// Whether the grouped pass keeps, per lane, the row within its group where the group's
 /// extreme is met (a compare and a select per element, in vectors as wide as the keys), so that
 /// nothing is read again at the end. 64-bit keys, whose lanes stay scalar, find that row at the
@@ -369,32 +374,49 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
     let (flat, rflat) = (out.as_flattened_mut(), rows_at.as_flattened_mut());
     // The rows are counted in lanes as wide as the keys, so that the compare selects them in
     // the same vector width.
-    let wide = match core::mem::size_of::<T::Key>() {
-        _ if is_float::<T>() || cfg!(feature = "small-code") => 0,
-        // SAFETY: `WIDE` is only passed by the AVX2 twins, which run where the CPU has AVX2.
+    // Branches on constants (`if const`): each type's code holds only the passes of its key
+    // width, where a `match` on the width would instantiate every width's pass for every type.
+    let wide = 'wide: {
+        if const { is_float::<T>() || cfg!(feature = "small-code") } {
+            break 'wide 0;
+        }
         #[cfg(all(
             target_arch = "x86_64",
             target_feature = "sse2",
             not(feature = "small-code")
         ))]
-        1 | 2 if WIDE || cfg!(target_feature = "avx2") => unsafe {
-            super::arg_groups_avx2::group_keys::<T, D, LAST>(group, inner, start, flat, rflat)
-        },
-        1 if WIDE => chunk_lanes::<T, D, LAST, u8, 128>(group, inner, start, flat, rflat, nans),
-        1 => chunk_lanes::<T, D, LAST, u8, 64>(group, inner, start, flat, rflat, nans),
-        2 => chunk_lanes::<T, D, LAST, u16, 32>(group, inner, start, flat, rflat, nans),
-        4 if WIDE => chunk_lanes::<T, D, LAST, u32, 32>(group, inner, start, flat, rflat, nans),
-        8 => chunk_lanes::<T, D, LAST, u32, 8>(group, inner, start, flat, rflat, nans),
-        _ => 0,
+        if const { key_size::<T>() <= 2 } && (WIDE || cfg!(target_feature = "avx2")) {
+            // SAFETY: `WIDE` is only passed by the AVX2 twins, which run where the CPU has AVX2.
+            break 'wide unsafe {
+                super::arg_groups_avx2::group_keys::<T, D, LAST>(group, inner, start, flat, rflat)
+            };
+        }
+        if const { key_size::<T>() == 1 } {
+            if WIDE {
+                chunk_lanes::<T, D, LAST, u8, 128>(group, inner, start, flat, rflat, nans)
+            } else {
+                chunk_lanes::<T, D, LAST, u8, 64>(group, inner, start, flat, rflat, nans)
+            }
+        } else if const { key_size::<T>() == 2 } {
+            chunk_lanes::<T, D, LAST, u16, 32>(group, inner, start, flat, rflat, nans)
+        } else if const { key_size::<T>() == 4 } && WIDE {
+            chunk_lanes::<T, D, LAST, u32, 32>(group, inner, start, flat, rflat, nans)
+        } else if const { key_size::<T>() == 8 } {
+            chunk_lanes::<T, D, LAST, u32, 8>(group, inner, start, flat, rflat, nans)
+        } else {
+            0
+        }
     };
     let (Some(rest), Some(rrest)) = (flat.get_mut(wide..), rflat.get_mut(wide..)) else {
         return false;
     };
     let at = start + wide;
-    let by16 = match core::mem::size_of::<T::Key>() {
-        1 => chunk_lanes::<T, D, LAST, u8, LANES>(group, inner, at, rest, rrest, nans),
-        2 => chunk_lanes::<T, D, LAST, u16, LANES>(group, inner, at, rest, rrest, nans),
-        _ => chunk_lanes::<T, D, LAST, u32, LANES>(group, inner, at, rest, rrest, nans),
+    let by16 = if const { key_size::<T>() == 1 } {
+        chunk_lanes::<T, D, LAST, u8, LANES>(group, inner, at, rest, rrest, nans)
+    } else if const { key_size::<T>() == 2 } {
+        chunk_lanes::<T, D, LAST, u16, LANES>(group, inner, at, rest, rrest, nans)
+    } else {
+        chunk_lanes::<T, D, LAST, u32, LANES>(group, inner, at, rest, rrest, nans)
     };
     by16 == rest.len()
 }

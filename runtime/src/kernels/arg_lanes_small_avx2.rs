@@ -159,7 +159,7 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
-        match T::DTYPE {
+        by_dtype!(T {
             DType::U8 | DType::Bool => arg_in::<U8s, D, LAST, T>(x, y, v, r, inner),
             DType::I8 => arg_in::<I8s, D, LAST, T>(x, y, v, r, inner),
             DType::U16 => arg_in::<U16s, D, LAST, T>(x, y, v, r, inner),
@@ -168,8 +168,7 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
             DType::BF16 => arg_in::<Halves<0x7f80>, D, LAST, T>(x, y, v, r, inner),
             DType::U32 => arg_in::<U32s, D, LAST, T>(x, y, v, r, inner),
             DType::I32 => arg_in::<I32s, D, LAST, T>(x, y, v, r, inner),
-            _ => false,
-        }
+        } else false)
     }
 }
 

@@ -49,7 +49,7 @@ pub(super) fn reduce_blocks<T: Element, D: Direction>(
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
-        match T::DTYPE {
+        by_dtype!(T {
             // bool stays with the portable pass, which stops at the first row after which every
             // lane holds the absorbing value (random bools: after a few rows).
             DType::U8 => reduce_in::<U8s, D, T>(y, x, (xs, ys), fresh),
@@ -60,8 +60,7 @@ pub(super) fn reduce_blocks<T: Element, D: Direction>(
             DType::BF16 => reduce_in::<Halves<0x7f80>, D, T>(y, x, (xs, ys), fresh),
             DType::U32 => reduce_in::<U32s, D, T>(y, x, (xs, ys), fresh),
             DType::I32 => reduce_in::<I32s, D, T>(y, x, (xs, ys), fresh),
-            _ => false,
-        }
+        } else false)
     }
 }
 

@@ -236,7 +236,7 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
-        match T::DTYPE {
+        by_dtype!(T {
             DType::U8 | DType::Bool => reduce_in::<U8s, D, T>(y, x, n),
             DType::I8 => reduce_in::<I8s, D, T>(y, x, n),
             DType::U16 => reduce_in::<U16s, D, T>(y, x, n),
@@ -245,8 +245,7 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
             DType::BF16 => reduce_in::<Halves<0x7f80>, D, T>(y, x, n),
             DType::U32 => reduce_in::<U32s, D, T>(y, x, n),
             DType::I32 => reduce_in::<I32s, D, T>(y, x, n),
-            _ => 0,
-        }
+        } else 0)
     }
 }
 
@@ -270,32 +269,30 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
     if size_of::<T>() == 2 && (33..=64).contains(&(n * 2)) {
         // SAFETY: as below.
         return unsafe {
-            match T::DTYPE {
+            by_dtype!(T {
                 DType::U16 => arg_in::<U16s, D, LAST, VALUES, T, I>(x, y, v, n),
                 DType::I16 => arg_in::<I16s, D, LAST, VALUES, T, I>(x, y, v, n),
                 DType::F16 => arg_in::<Halves<0x7c00>, D, LAST, VALUES, T, I>(x, y, v, n),
                 DType::BF16 => arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v, n),
-                _ => 0,
-            }
+            } else 0)
         };
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
-        match T::DTYPE {
+        by_dtype!(T {
             DType::U8 | DType::Bool => {
                 tagged::arg_in::<U8s, U16s, D, LAST, VALUES, T, I>(x, y, v, n)
-            }
+            },
             DType::I8 => tagged::arg_in::<I8s, U16s, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::U16 => tagged::arg_in::<U16s, U32s, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::I16 => tagged::arg_in::<I16s, U32s, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::F16 => tagged::arg_in::<Halves<0x7c00>, U32s, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::BF16 => {
                 tagged::arg_in::<Halves<0x7f80>, U32s, D, LAST, VALUES, T, I>(x, y, v, n)
-            }
+            },
             DType::U32 => arg_in::<U32s, D, LAST, VALUES, T, I>(x, y, v, n),
             DType::I32 => arg_in::<I32s, D, LAST, VALUES, T, I>(x, y, v, n),
-            _ => 0,
-        }
+        } else 0)
     }
 }
 

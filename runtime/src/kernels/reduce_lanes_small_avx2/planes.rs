@@ -40,7 +40,7 @@ pub(in crate::kernels) fn reduce_planes<T: Element, D: Direction, const N: usize
     }
     // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
     unsafe {
-        match T::DTYPE {
+        by_dtype!(T {
             DType::U8 | DType::Bool => planes_in::<U8s, D, T, N>(y, x, planes),
             DType::I8 => planes_in::<I8s, D, T, N>(y, x, planes),
             DType::U16 => planes_in::<U16s, D, T, N>(y, x, planes),
@@ -49,8 +49,7 @@ pub(in crate::kernels) fn reduce_planes<T: Element, D: Direction, const N: usize
             DType::BF16 => planes_in::<Halves<0x7f80>, D, T, N>(y, x, planes),
             DType::U32 => planes_in::<U32s, D, T, N>(y, x, planes),
             DType::I32 => planes_in::<I32s, D, T, N>(y, x, planes),
-            _ => false,
-        }
+        } else false)
     }
 }
 
