@@ -262,11 +262,6 @@ fn arg_tile_groups<
     true
 }
 
-/// The width of `T`'s keys, in bytes.
-const fn key_size<T: Element>() -> usize {
-    core::mem::size_of::<T::Key>()
-}
-
 /// Whether the grouped pass keeps, per lane, the row within its group where the group's
 /// extreme is met (a compare and a select per element, in vectors as wide as the keys), so that
 /// nothing is read again at the end. 64-bit keys, whose lanes stay scalar, find that row at the
@@ -372,10 +367,8 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
     nans: &mut [u32; LANES / 2],
 ) -> bool {
     let (flat, rflat) = (out.as_flattened_mut(), rows_at.as_flattened_mut());
-    // The rows are counted in lanes as wide as the keys, so that the compare selects them in
-    // the same vector width.
-    // Branches on constants (`if const`): each type's code holds only the passes of its key
-    // width, where a `match` on the width would instantiate every width's pass for every type.
+    // Rows counted in lanes as wide as the keys (the compare selects them in that width); `if
+    // const`, not a `match`, so that each type instantiates only its key width's passes.
     let wide = 'wide: {
         if const { is_float::<T>() || cfg!(feature = "small-code") } {
             break 'wide 0;
@@ -385,23 +378,23 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
             target_feature = "sse2",
             not(feature = "small-code")
         ))]
-        if const { key_size::<T>() <= 2 } && (WIDE || cfg!(target_feature = "avx2")) {
+        if const { size_of::<T::Key>() <= 2 } && (WIDE || cfg!(target_feature = "avx2")) {
             // SAFETY: `WIDE` is only passed by the AVX2 twins, which run where the CPU has AVX2.
             break 'wide unsafe {
                 super::arg_groups_avx2::group_keys::<T, D, LAST>(group, inner, start, flat, rflat)
             };
         }
-        if const { key_size::<T>() == 1 } {
+        if const { size_of::<T::Key>() == 1 } {
             if WIDE {
                 chunk_lanes::<T, D, LAST, u8, 128>(group, inner, start, flat, rflat, nans)
             } else {
                 chunk_lanes::<T, D, LAST, u8, 64>(group, inner, start, flat, rflat, nans)
             }
-        } else if const { key_size::<T>() == 2 } {
+        } else if const { size_of::<T::Key>() == 2 } {
             chunk_lanes::<T, D, LAST, u16, 32>(group, inner, start, flat, rflat, nans)
-        } else if const { key_size::<T>() == 4 } && WIDE {
+        } else if const { size_of::<T::Key>() == 4 } && WIDE {
             chunk_lanes::<T, D, LAST, u32, 32>(group, inner, start, flat, rflat, nans)
-        } else if const { key_size::<T>() == 8 } {
+        } else if const { size_of::<T::Key>() == 8 } {
             chunk_lanes::<T, D, LAST, u32, 8>(group, inner, start, flat, rflat, nans)
         } else {
             0
@@ -411,9 +404,9 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
         return false;
     };
     let at = start + wide;
-    let by16 = if const { key_size::<T>() == 1 } {
+    let by16 = if const { size_of::<T::Key>() == 1 } {
         chunk_lanes::<T, D, LAST, u8, LANES>(group, inner, at, rest, rrest, nans)
-    } else if const { key_size::<T>() == 2 } {
+    } else if const { size_of::<T::Key>() == 2 } {
         chunk_lanes::<T, D, LAST, u16, LANES>(group, inner, at, rest, rrest, nans)
     } else {
         chunk_lanes::<T, D, LAST, u32, LANES>(group, inner, at, rest, rrest, nans)
