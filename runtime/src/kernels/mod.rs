@@ -9,11 +9,11 @@
 //! `LAST`); `-0.0 == +0.0`.
 
 /// `match T::DTYPE { pattern => arm, ..., _ => none }`, written `by_dtype!(T { pattern => arm,
-/// ... } else none)`, in which only the arm of `$t`'s type is
-/// compiled: each arm is an `if const`, whose untaken branches rustc never instantiates, where a
-/// `match` on the constant instantiates every arm's generic calls for every element type (the
-/// lanes of `u8` for `f32`, and so on: eight times the code of the AVX2 dispatchers, most of a
-/// debug build's compile time of this crate).
+/// ... } else none)`, in which only the arm of `$t`'s type is compiled: each arm is an `if
+/// const`, whose untaken branches rustc never instantiates, where a `match` on the constant
+/// instantiates every arm's generic calls for every element type (the lanes of `u8` for `f32`,
+/// and so on: eight times the code of the AVX2 dispatchers, a third of the compile time of this
+/// crate's debug build with opt-level 3).
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "sse2",
