@@ -4,8 +4,9 @@
 //! `onnx_aot_tests::reference`.
 //!
 //! Built with `debug_assertions` (`cargo test`), these are the debug builds' entry points
-//! (`node::Thin`, run-time sizes: issue 17 item 4). Built optimized (`cargo test --release`,
-//! which `.ci/run` also runs), they are the optimized shims, with the kernels that
+//! (`node::Thin`, run-time sizes: issue 17 item 4). Built without `debug_assertions` (`cargo test
+//! --release`, or `--profile opt-paths` as `.ci/run` does: the same code unoptimized, built in
+//! a tenth of the time), they are the optimized shims, with the kernels that
 //! `kernel_paths.rs` checks one by one inlined at constant sizes, and on a CPU with AVX2 the
 //! strided shims' AVX2 builds (`node/wide.rs`: blocks of 8 rows and more, lanes of 64 and more,
 //! nodes of 256 elements and more, all reached by the shapes below), on a CPU with AVX-512 both
@@ -478,23 +479,24 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
 
 /// Runs `f` once per build of the strided shims this CPU runs (`node/wide.rs`): on a CPU with
 /// AVX-512, under the AVX2 twins (`cap_twins(1)`) and then the AVX-512 ones; elsewhere once.
-/// The cap is process-wide, so the tests that take it run one at a time. Debug builds have no
+/// The cap is process-wide, so a capped run shuts out the others. Debug builds have no
 /// twins (the runtime's unit tests check both builds of its hand-written kernels): once.
 fn each_build(f: impl Fn()) {
     if cfg!(debug_assertions) {
         f();
         return;
     }
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _only = LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Uncapped runs go side by side (on a CPU without AVX-512 there is no capped run).
+    static LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vl")
         && std::is_x86_feature_detected!("avx512dq")
     {
+        let _alone = LOCK
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         node::cap_twins(1);
         let capped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f));
         node::cap_twins(u8::MAX);
@@ -502,6 +504,9 @@ fn each_build(f: impl Fn()) {
             std::panic::resume_unwind(e);
         }
     }
+    let _shared = LOCK
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     f();
 }
 
