@@ -19,7 +19,7 @@ pub(in crate::kernels) fn reduce_short_fixed<D: Direction>(
     macro_rules! lengths {
         ($($n:literal)*) => {
             match n {
-                $($n => reduce_sse::<D>(y, x, $n),)*
+                $($n => reduce_n::<D, $n>(y, x),)*
                 _ => return false,
             }
         };
@@ -41,7 +41,7 @@ pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
     macro_rules! lengths {
         ($($n:literal)*) => {
             match n {
-                $($n => arg_f32::<D, LAST, false, i64>(x, y, &mut [], $n),)*
+                $($n => arg_n::<D, LAST, $n>(x, y),)*
                 _ => return false,
             }
         };
@@ -51,6 +51,22 @@ pub(in crate::kernels) fn arg_short_fixed<D: Direction, const LAST: bool>(
     }
     lengths!(4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
     true
+}
+
+/// [`reduce_sse`] of rows of `N`, in a frame of its own: the kernels are `#[inline(always)]`,
+/// and at opt-level 0 the 28 lengths inlined into one function took a frame of 87 KiB (773 KiB
+/// for [`arg_n`]'s), over a small thread's stack.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+#[inline(never)]
+fn reduce_n<D: Direction, const N: usize>(y: &mut [f32], x: &[f32]) {
+    reduce_sse::<D>(y, x, N);
+}
+
+/// [`arg_f32`] of rows of `N`, in a frame of its own ([`reduce_n`]).
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+#[inline(never)]
+fn arg_n<D: Direction, const LAST: bool, const N: usize>(x: &[f32], y: &mut [i64]) {
+    arg_f32::<D, LAST, false, i64>(x, y, &mut [], N);
 }
 
 /// The arg-reductions of f32 rows of 3 to [`MAX_ROW`] elements by the AVX2 kernels, where the
