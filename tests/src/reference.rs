@@ -3,7 +3,8 @@
 //! Written directly from `SEMANTICS.md`, without looking at the generator or the runtime kernels,
 //! so that the property tests compare two independent readings of the contract. Everything here
 //! favours plainness over speed: every output element is computed by walking its lane (or its set
-//! of reduced positions) from scratch.
+//! of reduced positions) from scratch, by row-major offsets into the input's elements (no
+//! allocation per element, so the unoptimized test builds run it in reasonable time).
 //!
 //! The rules implemented:
 //! - ArgMax/ArgMin: a NaN wins (the first NaN, or the last one with `select_last_index`);
@@ -204,37 +205,69 @@ pub fn normalize_axis(axis: i64, rank: usize) -> usize {
     }
 }
 
-/// All multi-indices of a shape, in row-major order (one empty index for rank 0, none at all if
-/// any dimension is zero).
-pub fn indices(shape: &[usize]) -> Vec<Vec<usize>> {
-    let mut all = vec![Vec::new()];
-    for &d in shape {
-        let mut next = Vec::new();
-        for prefix in &all {
-            for i in 0..d {
-                let mut index = prefix.clone();
-                index.push(i);
-                next.push(index);
-            }
-        }
-        all = next;
+/// Calls `visit` with every multi-index of `shape` in row-major order (the last dimension
+/// fastest), reusing one buffer: once with the empty index for rank 0, never if any dimension
+/// is zero.
+fn for_each_index(shape: &[usize], mut visit: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
     }
+    let mut index = vec![0; shape.len()];
+    loop {
+        visit(&index);
+        // Advance like an odometer; done when every digit has wrapped.
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// The row-major strides of a shape: the distance in elements between neighbours along each
+/// dimension.
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    strides
+}
+
+/// The row-major offset (in elements, with `strides` of the whole tensor) of every multi-index
+/// of `shape`, in row-major order. `shape` has the tensor's rank, with 1 in the dimensions it
+/// does not walk.
+fn offsets(shape: &[usize], strides: &[usize]) -> Vec<usize> {
+    let mut all = Vec::new();
+    for_each_index(shape, |index| {
+        all.push(index.iter().zip(strides).map(|(i, s)| i * s).sum());
+    });
     all
+}
+
+/// The elements of `x` in row-major order.
+fn row_major<T: Elem>(x: &ArrayD<T>) -> Vec<T> {
+    x.iter().copied().collect()
 }
 
 /// The position chosen along one sequence of candidates (given in order): the first NaN (the last
 /// with `last`), else the first (last) extreme. `None` for an empty sequence.
 fn choose<T: Elem>(values: &[T], extreme: Extreme, last: bool) -> Option<usize> {
-    let order: Vec<usize> = if last {
-        (0..values.len()).rev().collect()
-    } else {
-        (0..values.len()).collect()
-    };
-    if let Some(&k) = order.iter().find(|&&k| values[k].is_nan()) {
-        return Some(k);
+    let n = values.len();
+    // The i-th position in the order of preference among equals.
+    let at = |i: usize| if last { n - 1 - i } else { i };
+    if let Some(i) = (0..n).find(|&i| values[at(i)].is_nan()) {
+        return Some(at(i));
     }
     let mut best: Option<usize> = None;
-    for &k in &order {
+    for k in (0..n).map(at) {
         match best {
             None => best = Some(k),
             Some(b) => {
@@ -260,28 +293,44 @@ pub fn arg<T: Elem>(
     let shape = x.shape().to_vec();
     let axis = normalize_axis(axis, shape.len());
     assert!(shape[axis] > 0, "Arg over a zero-length axis is undefined");
+    let flat = row_major(x);
+    let strides = strides(&shape);
     let mut kept_shape = shape.clone();
     kept_shape[axis] = 1;
-    let mut out = ArrayD::<i64>::zeros(IxDyn(&kept_shape));
-    for index in indices(&kept_shape) {
-        let lane: Vec<T> = (0..shape[axis])
-            .map(|k| {
-                let mut at = index.clone();
-                at[axis] = k;
-                x[IxDyn(&at)]
-            })
-            .collect();
+    let mut out = Vec::new();
+    let mut lane = Vec::new();
+    for base in offsets(&kept_shape, &strides) {
+        lane.clear();
+        lane.extend((0..shape[axis]).map(|k| flat[base + k * strides[axis]]));
         let k = choose(&lane, extreme, select_last_index).expect("non-empty lane");
-        out[IxDyn(&index)] = k as i64;
+        out.push(k as i64);
     }
-    if keepdims {
-        out
-    } else {
-        let mut out_shape = shape;
-        out_shape.remove(axis);
-        out.into_shape_with_order(IxDyn(&out_shape))
-            .expect("same element count")
+    if !keepdims {
+        kept_shape.remove(axis);
     }
+    ArrayD::from_shape_vec(IxDyn(&kept_shape), out).expect("one index per lane")
+}
+
+/// The distinct, normalized axes of a reduction; panics on a repeated one.
+fn distinct_axes(axes: &[i64], rank: usize) -> Vec<usize> {
+    let v: Vec<usize> = axes.iter().map(|&a| normalize_axis(a, rank)).collect();
+    for (i, a) in v.iter().enumerate() {
+        assert!(!v[..i].contains(a), "repeated axis {a}");
+    }
+    v
+}
+
+/// The shapes walked by a reduction over `axes`: the kept one (1 in the reduced dimensions) and
+/// the reduced one (1 in the kept dimensions).
+fn split_shape(shape: &[usize], axes: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let reduced = |d: usize| axes.contains(&d);
+    let kept_shape = (0..shape.len())
+        .map(|d| if reduced(d) { 1 } else { shape[d] })
+        .collect();
+    let reduced_shape = (0..shape.len())
+        .map(|d| if reduced(d) { shape[d] } else { 1 })
+        .collect();
+    (kept_shape, reduced_shape)
 }
 
 /// ReduceMax (`Extreme::Max`) or ReduceMin (`Extreme::Min`).
@@ -298,13 +347,7 @@ pub fn reduce<T: Elem>(
     let shape = x.shape().to_vec();
     let rank = shape.len();
     let axes: Vec<usize> = match axes {
-        Some(list) if !list.is_empty() => {
-            let v: Vec<usize> = list.iter().map(|&a| normalize_axis(a, rank)).collect();
-            for (i, a) in v.iter().enumerate() {
-                assert!(!v[..i].contains(a), "repeated axis {a}");
-            }
-            v
-        }
+        Some(list) if !list.is_empty() => distinct_axes(list, rank),
         _ => {
             if noop_with_empty_axes {
                 return x.clone();
@@ -312,25 +355,21 @@ pub fn reduce<T: Elem>(
             (0..rank).collect()
         }
     };
-    let reduced = |d: usize| axes.contains(&d);
-    let kept_shape: Vec<usize> = (0..rank)
-        .map(|d| if reduced(d) { 1 } else { shape[d] })
-        .collect();
-    let reduced_shape: Vec<usize> = (0..rank)
-        .map(|d| if reduced(d) { shape[d] } else { 1 })
-        .collect();
+    let (kept_shape, reduced_shape) = split_shape(&shape, &axes);
     let identity = match extreme {
         Extreme::Max => T::lowest(),
         Extreme::Min => T::highest(),
     };
-    let mut out = ArrayD::<T>::from_elem(IxDyn(&kept_shape), identity);
-    for index in indices(&kept_shape) {
+    let flat = row_major(x);
+    let strides = strides(&shape);
+    let walk = offsets(&reduced_shape, &strides);
+    let mut out = Vec::new();
+    // A kept position with an empty reduction still gets its identity: walk the kept shape's
+    // positions whether or not the reduced part is empty.
+    for base in offsets(&kept_shape, &strides) {
         let mut acc = identity;
-        for offset in indices(&reduced_shape) {
-            let at: Vec<usize> = (0..rank)
-                .map(|d| if reduced(d) { offset[d] } else { index[d] })
-                .collect();
-            let v = x[IxDyn(&at)];
+        for &offset in &walk {
+            let v = flat[base + offset];
             if v.is_nan() {
                 acc = v;
                 break;
@@ -339,18 +378,17 @@ pub fn reduce<T: Elem>(
                 acc = v;
             }
         }
-        out[IxDyn(&index)] = acc;
+        out.push(acc);
     }
-    if keepdims {
-        out
+    let out_shape: Vec<usize> = if keepdims {
+        kept_shape
     } else {
-        let out_shape: Vec<usize> = (0..rank)
-            .filter(|&d| !reduced(d))
+        (0..rank)
+            .filter(|d| !axes.contains(d))
             .map(|d| shape[d])
-            .collect();
-        out.into_shape_with_order(IxDyn(&out_shape))
-            .expect("same element count")
-    }
+            .collect()
+    };
+    ArrayD::from_shape_vec(IxDyn(&out_shape), out).expect("one value per kept position")
 }
 
 /// Multi-axis Hardmax: for every position of the dimensions not in `axes`, a 1 at the first NaN,
@@ -358,38 +396,21 @@ pub fn reduce<T: Elem>(
 /// negative; they must be distinct.
 pub fn hardmax_axes<T: Elem>(x: &ArrayD<T>, axes: &[i64]) -> ArrayD<T> {
     let shape = x.shape().to_vec();
-    let rank = shape.len();
-    let axes: Vec<usize> = axes.iter().map(|&a| normalize_axis(a, rank)).collect();
-    for (i, a) in axes.iter().enumerate() {
-        assert!(!axes[..i].contains(a), "repeated axis {a}");
-    }
-    let reduced = |d: usize| axes.contains(&d);
-    let kept_shape: Vec<usize> = (0..rank)
-        .map(|d| if reduced(d) { 1 } else { shape[d] })
-        .collect();
-    let reduced_shape: Vec<usize> = (0..rank)
-        .map(|d| if reduced(d) { shape[d] } else { 1 })
-        .collect();
-    let mut out = ArrayD::<T>::from_elem(IxDyn(&shape), T::zero());
-    if shape.contains(&0) {
-        return out;
-    }
-    let offsets = indices(&reduced_shape);
-    for index in indices(&kept_shape) {
-        let positions: Vec<Vec<usize>> = offsets
-            .iter()
-            .map(|offset| {
-                (0..rank)
-                    .map(|d| if reduced(d) { offset[d] } else { index[d] })
-                    .collect()
-            })
-            .collect();
-        let values: Vec<T> = positions.iter().map(|at| x[IxDyn(at)]).collect();
+    let axes = distinct_axes(axes, shape.len());
+    let (kept_shape, reduced_shape) = split_shape(&shape, &axes);
+    let flat = row_major(x);
+    let strides = strides(&shape);
+    let walk = offsets(&reduced_shape, &strides);
+    let mut out = vec![T::zero(); flat.len()];
+    let mut values = Vec::new();
+    for base in offsets(&kept_shape, &strides) {
+        values.clear();
+        values.extend(walk.iter().map(|&offset| flat[base + offset]));
         if let Some(k) = choose(&values, Extreme::Max, false) {
-            out[IxDyn(&positions[k])] = T::one();
+            out[base + walk[k]] = T::one();
         }
     }
-    out
+    ArrayD::from_shape_vec(IxDyn(&shape), out).expect("same element count")
 }
 
 /// Hardmax-13: one axis (may be negative).
@@ -403,7 +424,7 @@ pub fn hardmax_2d<T: Elem>(x: &ArrayD<T>, axis: i64) -> ArrayD<T> {
     let axis = normalize_axis(axis, shape.len());
     let rows: usize = shape[..axis].iter().product();
     let cols: usize = shape[axis..].iter().product();
-    let flat: Vec<T> = x.iter().copied().collect();
+    let flat = row_major(x);
     let mut out = vec![T::zero(); flat.len()];
     if cols > 0 {
         for r in 0..rows {
@@ -427,6 +448,25 @@ mod tests {
 
     fn cube() -> ArrayD<f32> {
         arr3(&[[[1.0f32, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]).into_dyn()
+    }
+
+    #[test]
+    fn walks_every_index_in_row_major_order() {
+        let mut seen = Vec::new();
+        for_each_index(&[2, 1, 3], |i| seen.push(i.to_vec()));
+        let want: Vec<Vec<usize>> = (0..2)
+            .flat_map(|a| (0..3).map(move |c| vec![a, 0, c]))
+            .collect();
+        assert_eq!(seen, want);
+        let mut count = 0;
+        for_each_index(&[], |i| {
+            assert!(i.is_empty());
+            count += 1;
+        });
+        assert_eq!(count, 1, "rank 0 has one position");
+        for_each_index(&[3, 0, 2], |_| panic!("no position in an empty shape"));
+        assert_eq!(strides(&[2, 3, 4]), [12, 4, 1]);
+        assert_eq!(offsets(&[2, 1, 2], &[12, 4, 1]), [0, 1, 12, 13]);
     }
 
     #[test]
