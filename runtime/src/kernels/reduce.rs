@@ -138,11 +138,15 @@ fn lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T], fresh: bool) {
             super::fill(tail, D::identity::<T>());
             fresh = false;
         }
-        for row in group.chunks_exact(n) {
-            let v = row.get(by16..).unwrap_or(&[]);
-            for (a, &v) in tail.iter_mut().zip(v) {
-                *a = step::<T, D>(*a, v);
-                tail_nan |= v.is_nan();
+        if by16 < n && n >= overlap_width(width) {
+            overlapping_tail::<T, D>(acc, group, width, &mut nans);
+        } else {
+            for row in group.chunks_exact(n) {
+                let v = row.get(by16..).unwrap_or(&[]);
+                for (a, &v) in tail.iter_mut().zip(v) {
+                    *a = step::<T, D>(*a, v);
+                    tail_nan |= v.is_nan();
+                }
             }
         }
         if const { matches!(T::DTYPE, DType::Bool) } && width != 0 {
@@ -162,6 +166,38 @@ fn lanes_rows<T: Element, D: Direction>(acc: &mut [T], x: &[T], fresh: bool) {
                 }
             }
         }
+    }
+}
+
+/// The chunk width [`overlapping_tail`] takes for lanes of `width` bytes (0: floats).
+const fn overlap_width(width: usize) -> usize {
+    if width == 8 {
+        8
+    } else {
+        LANES
+    }
+}
+
+/// The lanes [`lanes_rows`]' whole chunks left over, done as one more whole chunk that ends at
+/// the rows' end and so overlaps lanes already done (folding a row into a lane twice changes
+/// nothing: the extreme is idempotent and a NaN stays). Lane by lane instead, ReduceMax of f32
+/// `[1000, 524]` over axis 0 (12 lanes left of each row) took 92 us against 57 this way (AMD EPYC
+/// Zen 1, medians of seven interleaved runs). Inlined: over the 85 reduction cells of the
+/// matrix, 0.96x of the time of the lane-by-lane tail (geometric mean of medians), and 0.995x
+/// with this helper out of line.
+#[inline(always)]
+fn overlapping_tail<T: Element, D: Direction>(
+    acc: &mut [T],
+    group: &[T],
+    width: usize,
+    nans: &mut [u32; LANES / 2],
+) {
+    let start = acc.len() - overlap_width(width);
+    let end = acc.get_mut(start..).unwrap_or(&mut []);
+    if width == 8 {
+        chunk_pass::<T, D, 8>(end, group, (start, false), nans);
+    } else {
+        chunk_pass::<T, D, LANES>(end, group, (start, false), nans);
     }
 }
 

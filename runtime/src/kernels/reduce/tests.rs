@@ -20,7 +20,7 @@ fn reductions_propagate_nan() {
 #[test]
 fn lane_rows_match_the_definition() {
     let mut g = Lcg(17);
-    for n in [1, 5, 16, 17, 33, 100, 1029] {
+    for n in [1, 5, 16, 17, 31, 33, 47, 100, 1029] {
         for rows in [0, 1, 7, 8, 9, 17, 30] {
             for trial in 0..6 {
                 let mut x: std::vec::Vec<f32> =
@@ -103,7 +103,7 @@ fn fresh_reductions_ignore_what_the_output_held() {
                 .all(|(&a, &b)| a == b || (a.is_nan() && b.is_nan()))
         }
         let mut g = Lcg(29);
-        for n in [1, 2, 5, 16, 17, 33, 64, 65, 100, 1029] {
+        for n in [1, 2, 5, 7, 9, 15, 16, 17, 31, 33, 64, 65, 100, 1029] {
             for rows in [0, 1, 2, 7, 8, 9, 17, 30] {
                 let x: std::vec::Vec<T> = (0..n * rows).map(|_| gen(g.next())).collect();
                 // Lanes: rows of `n` lanes.
