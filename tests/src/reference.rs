@@ -205,51 +205,26 @@ pub fn normalize_axis(axis: i64, rank: usize) -> usize {
     }
 }
 
-/// Calls `visit` with every multi-index of `shape` in row-major order (the last dimension
-/// fastest), reusing one buffer: once with the empty index for rank 0, never if any dimension
-/// is zero.
-fn for_each_index(shape: &[usize], mut visit: impl FnMut(&[usize])) {
-    if shape.contains(&0) {
-        return;
+/// The flat row-major offsets of every position of the dimensions `walk` picks, in row-major
+/// order, the other dimensions held at 0: a single 0 when it picks none, nothing when a picked
+/// dimension is empty. With `walk` and its negation, every element is one kept offset plus one
+/// walked offset.
+pub fn offsets(shape: &[usize], walk: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut out = vec![0];
+    let mut stride = 1;
+    let mut strides = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        strides[d] = stride;
+        stride *= shape[d];
     }
-    let mut index = vec![0; shape.len()];
-    loop {
-        visit(&index);
-        // Advance like an odometer; done when every digit has wrapped.
-        let mut d = shape.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < shape[d] {
-                break;
-            }
-            index[d] = 0;
-        }
+    for d in (0..shape.len()).filter(|&d| walk(d)) {
+        let stride = strides[d];
+        out = out
+            .iter()
+            .flat_map(|&o| (0..shape[d]).map(move |k| o + k * stride))
+            .collect();
     }
-}
-
-/// The row-major strides of a shape: the distance in elements between neighbours along each
-/// dimension.
-fn strides(shape: &[usize]) -> Vec<usize> {
-    let mut strides = vec![1; shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * shape[d + 1];
-    }
-    strides
-}
-
-/// The row-major offset (in elements, with `strides` of the whole tensor) of every multi-index
-/// of `shape`, in row-major order. `shape` has the tensor's rank, with 1 in the dimensions it
-/// does not walk.
-fn offsets(shape: &[usize], strides: &[usize]) -> Vec<usize> {
-    let mut all = Vec::new();
-    for_each_index(shape, |index| {
-        all.push(index.iter().zip(strides).map(|(i, s)| i * s).sum());
-    });
-    all
+    out
 }
 
 /// The elements of `x` in row-major order.
@@ -294,21 +269,22 @@ pub fn arg<T: Elem>(
     let axis = normalize_axis(axis, shape.len());
     assert!(shape[axis] > 0, "Arg over a zero-length axis is undefined");
     let flat = row_major(x);
-    let strides = strides(&shape);
-    let mut kept_shape = shape.clone();
-    kept_shape[axis] = 1;
+    let walk = offsets(&shape, |d| d == axis);
     let mut out = Vec::new();
     let mut lane = Vec::new();
-    for base in offsets(&kept_shape, &strides) {
+    for base in offsets(&shape, |d| d != axis) {
         lane.clear();
-        lane.extend((0..shape[axis]).map(|k| flat[base + k * strides[axis]]));
+        lane.extend(walk.iter().map(|&offset| flat[base + offset]));
         let k = choose(&lane, extreme, select_last_index).expect("non-empty lane");
         out.push(k as i64);
     }
-    if !keepdims {
-        kept_shape.remove(axis);
+    let mut out_shape = shape;
+    if keepdims {
+        out_shape[axis] = 1;
+    } else {
+        out_shape.remove(axis);
     }
-    ArrayD::from_shape_vec(IxDyn(&kept_shape), out).expect("one index per lane")
+    ArrayD::from_shape_vec(IxDyn(&out_shape), out).expect("one index per lane")
 }
 
 /// The distinct, normalized axes of a reduction; panics on a repeated one.
@@ -318,19 +294,6 @@ fn distinct_axes(axes: &[i64], rank: usize) -> Vec<usize> {
         assert!(!v[..i].contains(a), "repeated axis {a}");
     }
     v
-}
-
-/// The shapes walked by a reduction over `axes`: the kept one (1 in the reduced dimensions) and
-/// the reduced one (1 in the kept dimensions).
-fn split_shape(shape: &[usize], axes: &[usize]) -> (Vec<usize>, Vec<usize>) {
-    let reduced = |d: usize| axes.contains(&d);
-    let kept_shape = (0..shape.len())
-        .map(|d| if reduced(d) { 1 } else { shape[d] })
-        .collect();
-    let reduced_shape = (0..shape.len())
-        .map(|d| if reduced(d) { shape[d] } else { 1 })
-        .collect();
-    (kept_shape, reduced_shape)
 }
 
 /// ReduceMax (`Extreme::Max`) or ReduceMin (`Extreme::Min`).
@@ -355,18 +318,17 @@ pub fn reduce<T: Elem>(
             (0..rank).collect()
         }
     };
-    let (kept_shape, reduced_shape) = split_shape(&shape, &axes);
     let identity = match extreme {
         Extreme::Max => T::lowest(),
         Extreme::Min => T::highest(),
     };
+    let reduced = |d: usize| axes.contains(&d);
     let flat = row_major(x);
-    let strides = strides(&shape);
-    let walk = offsets(&reduced_shape, &strides);
+    let walk = offsets(&shape, reduced);
     let mut out = Vec::new();
-    // A kept position with an empty reduction still gets its identity: walk the kept shape's
+    // A kept position with an empty reduction still gets its identity: walk the kept
     // positions whether or not the reduced part is empty.
-    for base in offsets(&kept_shape, &strides) {
+    for base in offsets(&shape, |d| !reduced(d)) {
         let mut acc = identity;
         for &offset in &walk {
             let v = flat[base + offset];
@@ -380,14 +342,10 @@ pub fn reduce<T: Elem>(
         }
         out.push(acc);
     }
-    let out_shape: Vec<usize> = if keepdims {
-        kept_shape
-    } else {
-        (0..rank)
-            .filter(|d| !axes.contains(d))
-            .map(|d| shape[d])
-            .collect()
-    };
+    let out_shape: Vec<usize> = (0..rank)
+        .filter(|&d| keepdims || !reduced(d))
+        .map(|d| if reduced(d) { 1 } else { shape[d] })
+        .collect();
     ArrayD::from_shape_vec(IxDyn(&out_shape), out).expect("one value per kept position")
 }
 
@@ -397,13 +355,11 @@ pub fn reduce<T: Elem>(
 pub fn hardmax_axes<T: Elem>(x: &ArrayD<T>, axes: &[i64]) -> ArrayD<T> {
     let shape = x.shape().to_vec();
     let axes = distinct_axes(axes, shape.len());
-    let (kept_shape, reduced_shape) = split_shape(&shape, &axes);
     let flat = row_major(x);
-    let strides = strides(&shape);
-    let walk = offsets(&reduced_shape, &strides);
+    let walk = offsets(&shape, |d| axes.contains(&d));
     let mut out = vec![T::zero(); flat.len()];
     let mut values = Vec::new();
-    for base in offsets(&kept_shape, &strides) {
+    for base in offsets(&shape, |d| !axes.contains(&d)) {
         values.clear();
         values.extend(walk.iter().map(|&offset| flat[base + offset]));
         if let Some(k) = choose(&values, Extreme::Max, false) {
@@ -451,22 +407,24 @@ mod tests {
     }
 
     #[test]
-    fn walks_every_index_in_row_major_order() {
-        let mut seen = Vec::new();
-        for_each_index(&[2, 1, 3], |i| seen.push(i.to_vec()));
-        let want: Vec<Vec<usize>> = (0..2)
-            .flat_map(|a| (0..3).map(move |c| vec![a, 0, c]))
-            .collect();
-        assert_eq!(seen, want);
-        let mut count = 0;
-        for_each_index(&[], |i| {
-            assert!(i.is_empty());
-            count += 1;
-        });
-        assert_eq!(count, 1, "rank 0 has one position");
-        for_each_index(&[3, 0, 2], |_| panic!("no position in an empty shape"));
-        assert_eq!(strides(&[2, 3, 4]), [12, 4, 1]);
-        assert_eq!(offsets(&[2, 1, 2], &[12, 4, 1]), [0, 1, 12, 13]);
+    fn offsets_walk_the_picked_dimensions_in_row_major_order() {
+        // [2, 3, 4]: strides 12, 4, 1.
+        assert_eq!(
+            offsets(&[2, 3, 4], |d| d != 1),
+            [0, 1, 2, 3, 12, 13, 14, 15]
+        );
+        assert_eq!(offsets(&[2, 3, 4], |d| d == 1), [0, 4, 8]);
+        assert_eq!(offsets(&[2, 1, 2], |_| true), [0, 1, 2, 3]);
+        assert_eq!(offsets(&[], |_| true), [0], "rank 0 has one position");
+        assert_eq!(
+            offsets(&[2, 3], |_| false),
+            [0],
+            "nothing picked: one position"
+        );
+        assert!(
+            offsets(&[3, 0, 2], |_| true).is_empty(),
+            "an empty dimension: none"
+        );
     }
 
     #[test]

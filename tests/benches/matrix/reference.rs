@@ -2,6 +2,7 @@
 //! output position is computed from), from the input bytes.
 
 use super::{Compute, Dt};
+use onnx_aot_tests::reference::offsets;
 
 /// The order key of element `i` (no element is NaN or -0.0; no type is wider than i64):
 /// floats through their bits, integers and bools as they are.
@@ -39,28 +40,6 @@ fn best(dt: Dt, x: &[u8], positions: impl Iterator<Item = usize>, min: bool, las
         }
     }
     best.0
-}
-
-/// The flat offsets of every position of the dimensions `select` picks (row-major), the
-/// others held at 0.
-fn offsets(shape: &[usize], select: impl Fn(usize) -> bool) -> Vec<usize> {
-    let mut out = vec![0];
-    let mut stride = 1;
-    let mut strides = vec![0; shape.len()];
-    for d in (0..shape.len()).rev() {
-        strides[d] = stride;
-        stride *= shape[d];
-    }
-    for d in 0..shape.len() {
-        if select(d) {
-            let stride = strides[d];
-            out = out
-                .iter()
-                .flat_map(|&o| (0..shape[d]).map(move |k| o + k * stride))
-                .collect();
-        }
-    }
-    out
 }
 
 /// The lanes along one axis: lane `l` is `(outer, inner)` = `(l / inner, l % inner)`, its
