@@ -176,7 +176,13 @@ pub mod argmax_11 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_y: &mut [i64]) {
         node_0_argmax(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod argmax_11 {
     /// Input `x`: FLOAT [3, 4]; output `y`: INT64 [3].
     ///
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             f32,

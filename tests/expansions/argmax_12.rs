@@ -176,7 +176,13 @@ pub mod argmax_12 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f64], out_y: &mut [i64]) {
         node_0_argmax(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod argmax_12 {
     /// Input `x`: DOUBLE [2, 3, 4]; output `y`: INT64 [2, 1, 4].
     ///
     /// Plan: arg-reduction over 3 rows of 4 lanes, several rows at a time.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmax(x: &[f64], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_blocks_narrow::<
             f64,

@@ -176,7 +176,13 @@ pub mod argmax_13_bf16 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[::onnx_aot::__private::bf16], out_y: &mut [i64]) {
         node_0_argmax(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod argmax_13_bf16 {
     /// Input `x`: BFLOAT16 [2, 5]; output `y`: INT64 [2].
     ///
     /// Plan: arg-reduction over contiguous short rows of 5, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmax(x: &[::onnx_aot::__private::bf16], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             ::onnx_aot::__private::bf16,

@@ -176,7 +176,13 @@ pub mod argmin_13_i16 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[i16], out_y: &mut [i64]) {
         node_0_argmin(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod argmin_13_i16 {
     /// Input `x`: INT16 [4, 3]; output `y`: INT64 [1, 3].
     ///
     /// Plan: arg-reduction over 4 rows of 3 lanes, several rows at a time.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmin(x: &[i16], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_blocks_narrow::<
             i16,

@@ -186,7 +186,13 @@ pub mod chain_chunked {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_y: &mut [i64], buf_f32: &mut [f32]) {
         if let Some(a1) = buf_f32.get_mut(0..4096) {
             chunks_0_1(in_x, a1, &mut *out_y);
@@ -354,7 +360,9 @@ pub mod chain_chunked {
     /// Input `x`: FLOAT [521, 32, 2]; output `pooled`: FLOAT [521, 32, 1].
     ///
     /// Plan: reduction over merged runs [keep 4096, reduce 2]. Generated for a chunk of 128 of the 521 positions of axis 0: `chunks_0_1` calls it chunk after chunk.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -367,7 +375,9 @@ pub mod chain_chunked {
     /// Input `pooled`: FLOAT [521, 32, 1]; output `y`: INT64 [521, 1, 1].
     ///
     /// Plan: arg-reduction over contiguous rows of 32. Generated for a chunk of 128 of the 521 positions of axis 0: `chunks_0_1` calls it chunk after chunk.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows::<
             f32,
@@ -379,7 +389,9 @@ pub mod chain_chunked {
     /// [`node_0_reduce_max`] for the last 9 positions of axis 0, fewer than a chunk.
     ///
     /// Plan: reduction over merged runs [keep 288, reduce 2].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max_rest(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -390,7 +402,9 @@ pub mod chain_chunked {
     /// [`node_1_argmax`] for the last 9 positions of axis 0, fewer than a chunk.
     ///
     /// Plan: arg-reduction over contiguous rows of 32.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_argmax_rest(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows::<
             f32,
@@ -401,7 +415,9 @@ pub mod chain_chunked {
     }
     /// ONNX nodes 0 `pool` (ReduceMax-13) and 1 `pick` (ArgMax-13) chunk after chunk of axis 0: 4 chunks of 128.
     /// The value `pooled` between them is never whole: the first writes 16384 bytes of it at a time into `t`, which the second reads while they are in cache.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64]) {
         let (mut xs, mut ys) = (x.chunks_exact(8192), y.chunks_exact_mut(128));
         for (x, y) in (&mut xs).zip(&mut ys) {

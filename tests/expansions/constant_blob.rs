@@ -176,7 +176,13 @@ pub mod constant_blob {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(out_i: &mut [i64], out_m: &mut [f32]) {
         node_0_argmax(CONST_0.as_slice(), &mut *out_i);
         node_1_reduce_max(CONST_1.as_slice(), &mut *out_m);
@@ -335,7 +341,9 @@ pub mod constant_blob {
     /// Input `w`: FLOAT [3, 40]; output `i`: INT64 [3, 1].
     ///
     /// Plan: arg-reduction over contiguous rows of 40.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows::<
             f32,
@@ -349,7 +357,9 @@ pub mod constant_blob {
     /// Input `b`: FLOAT [4]; output `m`: FLOAT [].
     ///
     /// Plan: reduction over merged runs [reduce 4].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows::<
             f32,

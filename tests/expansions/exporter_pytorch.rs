@@ -205,7 +205,13 @@ pub mod exporter_pytorch {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(
         in_input_1: &[f32],
         out_output: &mut [i64],
@@ -414,7 +420,9 @@ pub mod exporter_pytorch {
     /// Input `input.1`: FLOAT [2, 3, 4]; output `/model/ReduceMax_output_0`: FLOAT [2, 3].
     ///
     /// Plan: reduction over merged runs [keep 6, reduce 4].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -427,7 +435,9 @@ pub mod exporter_pytorch {
     /// Input `/model/Identity_output_0`: FLOAT [2, 3]; output `output`: INT64 [2].
     ///
     /// Plan: arg-reduction over contiguous short rows of 3, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_3_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             f32,
@@ -441,7 +451,9 @@ pub mod exporter_pytorch {
     /// Input `/model/Identity_output_0`: FLOAT [2, 3]; output `onehot.out`: FLOAT [2, 3].
     ///
     /// Plan: hardmax over contiguous short rows of 3, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_4_hardmax(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::hardmax_rows_short::<_, 3>(x, y);
     }

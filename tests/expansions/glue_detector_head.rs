@@ -197,7 +197,13 @@ pub mod glue_detector_head {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(
         in_p: &[f32],
         in_m: &[f32],
@@ -431,7 +437,9 @@ pub mod glue_detector_head {
     /// Fused in the same pass: node 2 `conf` (ReduceMax-13) (axes [1], keepdims 0), output `conf`: FLOAT [1, 6] (into `also_0`).
     ///
     /// Plan: arg-reduction over 5 rows of 6 lanes, several rows at a time, in tiles of 136 block(s); the extreme values read at the indices (the fused `ReduceMax`).
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_3_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         for ((x, y), also_0) in x
             .chunks(4080)
@@ -459,7 +467,9 @@ pub mod glue_detector_head {
     /// Input `m`: FLOAT [1, 2, 3, 5]; output `pooled`: FLOAT [1, 2, 1, 1].
     ///
     /// Plan: reduction over merged runs [keep 2, reduce 15].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_4_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,

@@ -195,7 +195,13 @@ pub mod glue_reshape {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(
         in_x: &[f32],
         out_top: &mut [i64],
@@ -396,7 +402,9 @@ pub mod glue_reshape {
     /// Input `f`: FLOAT [24]; output `top`: INT64 [].
     ///
     /// Plan: arg-reduction over contiguous short rows of 24, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             f32,
@@ -410,7 +418,9 @@ pub mod glue_reshape {
     /// Input `x`: FLOAT [2, 3, 4]; output `p`: FLOAT [2, 3, 1].
     ///
     /// Plan: reduction over merged runs [keep 6, reduce 4].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_2_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -423,7 +433,9 @@ pub mod glue_reshape {
     /// Input `u`: FLOAT [1, 2, 3]; output `mask`: FLOAT [1, 2, 3].
     ///
     /// Plan: hardmax over contiguous short rows of 3, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_5_hardmax(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::hardmax_rows_short::<_, 3>(x, y);
     }

@@ -177,7 +177,13 @@ pub mod glue_shape_math {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_label: &mut [i32]) {
         node_6_argmax(in_x, &mut *out_label);
     }
@@ -333,7 +339,9 @@ pub mod glue_shape_math {
     /// Input `f`: FLOAT [2, 12]; output `label`: INT32 [2].
     ///
     /// Plan: arg-reduction over contiguous short rows of 12, unrolled, in tiles of 2048 block(s) whose indices are written as INT32 (the Cast folded into the writes).
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_6_argmax(x: &[f32], y: &mut [i32]) {
         let mut tile = [0i64; 2048];
         for (x, out) in x.chunks(24576).zip(y.chunks_mut(2048)) {

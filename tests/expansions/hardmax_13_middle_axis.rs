@@ -176,7 +176,13 @@ pub mod hardmax_13_middle_axis {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f64], out_y: &mut [f64]) {
         node_0_hardmax(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod hardmax_13_middle_axis {
     /// Input `x`: DOUBLE [2, 3, 4]; output `y`: DOUBLE [2, 3, 4].
     ///
     /// Plan: hardmax over 3 rows of 4 lanes, several rows at a time.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_hardmax(x: &[f64], y: &mut [f64]) {
         ::onnx_aot::__private::node::hardmax_blocks_narrow::<
             _,

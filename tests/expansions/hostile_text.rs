@@ -192,7 +192,13 @@ pub mod hostile_text {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x_y: &[f32], out_b_out_b: &mut [i64]) {
         node_0_argmax(in_x_y, &mut *out_b_out_b);
     }
@@ -351,7 +357,9 @@ pub mod hostile_text {
     /// Input `x\u{202e}y`: FLOAT [2, 3]; output `<b>out</b>`: INT64 [2].
     ///
     /// Plan: arg-reduction over contiguous short rows of 3, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             f32,

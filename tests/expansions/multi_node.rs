@@ -194,7 +194,13 @@ pub mod multi_node {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(
         in_x: &[f32],
         out_label: &mut [i64],
@@ -406,7 +412,9 @@ pub mod multi_node {
     /// Input `x`: FLOAT [4, 3, 5]; output `f`: FLOAT [4, 3].
     ///
     /// Plan: reduction over merged runs [keep 12, reduce 5].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -419,7 +427,9 @@ pub mod multi_node {
     /// Input `f`: FLOAT [4, 3]; output `t`: FLOAT [4].
     ///
     /// Plan: reduction over merged runs [keep 4, reduce 3].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_reduce_min(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -432,7 +442,9 @@ pub mod multi_node {
     /// Input `t`: FLOAT [4]; output `label`: INT64 [].
     ///
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_2_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             f32,
@@ -446,7 +458,9 @@ pub mod multi_node {
     /// Input `f`: FLOAT [4, 3]; output `mask`: FLOAT [4, 3].
     ///
     /// Plan: hardmax over contiguous short rows of 3, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_3_hardmax(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::hardmax_rows_short::<_, 3>(x, y);
     }

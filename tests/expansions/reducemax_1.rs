@@ -176,7 +176,13 @@ pub mod reducemax_1 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_y: &mut [f32]) {
         node_0_reduce_max(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemax_1 {
     /// Input `x`: FLOAT [2, 3]; output `y`: FLOAT [1, 1].
     ///
     /// Plan: reduction over merged runs [reduce 6].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows::<
             f32,

@@ -176,7 +176,13 @@ pub mod reducemax_13_i64 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[i64], out_y: &mut [i64]) {
         node_0_reduce_max(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemax_13_i64 {
     /// Input `x`: INT64 [5]; output `y`: INT64 [1].
     ///
     /// Plan: reduction over merged runs [reduce 5].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[i64], y: &mut [i64]) {
         ::onnx_aot::__private::node::reduce_rows::<
             i64,

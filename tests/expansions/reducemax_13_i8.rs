@@ -176,7 +176,13 @@ pub mod reducemax_13_i8 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[i8], out_y: &mut [i8]) {
         node_0_reduce_max(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemax_13_i8 {
     /// Input `x`: INT8 [2, 3, 4]; output `y`: INT8 [3].
     ///
     /// Plan: reduction over merged runs [reduce 2, keep 3, reduce 4].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[i8], y: &mut [i8]) {
         ::onnx_aot::__private::node::reduce_planes::<
             i8,

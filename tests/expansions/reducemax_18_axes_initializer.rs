@@ -184,7 +184,13 @@ pub mod reducemax_18_axes_initializer {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(
         in_x: &[::onnx_aot::__private::f16],
         out_y: &mut [::onnx_aot::__private::f16],
@@ -345,7 +351,9 @@ pub mod reducemax_18_axes_initializer {
     /// Input `x`: FLOAT16 [2, 3, 4]; output `y`: FLOAT16 [2, 4].
     ///
     /// Plan: reduction over merged runs [keep 2, reduce 3, keep 4].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(
         x: &[::onnx_aot::__private::f16],
         y: &mut [::onnx_aot::__private::f16],

@@ -176,7 +176,13 @@ pub mod reducemax_18_bound_axes {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_data: &[f32], out_reduced: &mut [f32]) {
         node_0_reduce_max(in_data, &mut *out_reduced);
     }
@@ -335,7 +341,9 @@ pub mod reducemax_18_bound_axes {
     /// Input `data`: FLOAT [3, 2, 2]; output `reduced`: FLOAT [3, 1, 2].
     ///
     /// Plan: reduction over merged runs [keep 3, reduce 2, keep 2].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_lanes_narrow::<
             f32,

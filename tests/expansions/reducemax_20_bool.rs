@@ -176,7 +176,13 @@ pub mod reducemax_20_bool {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[bool], out_y: &mut [bool]) {
         node_0_reduce_max(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemax_20_bool {
     /// Input `x`: BOOL [3, 4]; output `y`: BOOL [3, 1].
     ///
     /// Plan: reduction over merged runs [keep 3, reduce 4].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[bool], y: &mut [bool]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             bool,

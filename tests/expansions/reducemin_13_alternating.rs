@@ -176,7 +176,13 @@ pub mod reducemin_13_alternating {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_y: &mut [f32]) {
         node_0_reduce_min(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemin_13_alternating {
     /// Input `x`: FLOAT [2, 3, 4, 5, 6]; output `y`: FLOAT [3, 5].
     ///
     /// Plan: reduction over merged runs [reduce 2, keep 3, reduce 4, keep 5, reduce 6], folded into the output a reduced block at a time.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_min(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::fill(
             y,

@@ -176,7 +176,13 @@ pub mod reducemin_13_u64 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[u64], out_y: &mut [u64]) {
         node_0_reduce_min(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemin_13_u64 {
     /// Input `x`: UINT64 [2, 3]; output `y`: UINT64 [].
     ///
     /// Plan: reduction over merged runs [reduce 6].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_min(x: &[u64], y: &mut [u64]) {
         ::onnx_aot::__private::node::reduce_rows::<
             u64,

@@ -176,7 +176,13 @@ pub mod reducemin_13_u8 {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[u8], out_y: &mut [u8]) {
         node_0_reduce_min(in_x, &mut *out_y);
     }
@@ -332,7 +338,9 @@ pub mod reducemin_13_u8 {
     /// Input `x`: UINT8 [4, 6]; output `y`: UINT8 [1, 6].
     ///
     /// Plan: reduction over merged runs [reduce 4, keep 6].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_min(x: &[u8], y: &mut [u8]) {
         ::onnx_aot::__private::node::reduce_lanes_narrow::<
             u8,

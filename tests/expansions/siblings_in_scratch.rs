@@ -201,7 +201,13 @@ pub mod siblings_in_scratch {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(
         in_x: &[f32],
         out_top: &mut [i64],
@@ -414,7 +420,9 @@ pub mod siblings_in_scratch {
     /// Input `x`: FLOAT [2, 5, 4, 3]; output `m`: FLOAT [2, 5, 4].
     ///
     /// Plan: reduction over merged runs [keep 40, reduce 3].
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_reduce_min(x: &[f32], y: &mut [f32]) {
         ::onnx_aot::__private::node::reduce_rows_short::<
             f32,
@@ -428,7 +436,9 @@ pub mod siblings_in_scratch {
     /// Fused in the same pass: node 1 `best` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 4] (into `also_0`).
     ///
     /// Plan: arg-reduction over 5 rows of 4 lanes, several rows at a time, in tiles of 204 block(s); the extreme values read at the indices (the fused `ReduceMax`).
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_2_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         for ((x, y), also_0) in x
             .chunks(4080)
@@ -456,7 +466,9 @@ pub mod siblings_in_scratch {
     /// Input `v`: FLOAT [2, 4]; output `top`: INT64 [2, 1].
     ///
     /// Plan: arg-reduction over contiguous short rows of 4, unrolled.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_4_argmax(x: &[f32], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_rows_short::<
             f32,
@@ -470,7 +482,9 @@ pub mod siblings_in_scratch {
     /// Input `i`: INT64 [2, 4]; output `late`: INT64 [1, 4].
     ///
     /// Plan: arg-reduction over 2 rows of 4 lanes, several rows at a time.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_5_argmax(x: &[i64], y: &mut [i64]) {
         ::onnx_aot::__private::node::arg_blocks_narrow::<
             i64,

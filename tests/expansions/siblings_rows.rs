@@ -183,7 +183,13 @@ pub mod siblings_rows {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_v: &mut [f32], out_i: &mut [i64]) {
         node_0_argmax(in_x, &mut *out_i, &mut *out_v);
     }
@@ -367,7 +373,9 @@ pub mod siblings_rows {
     /// Fused in the same pass: node 1 `values` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [9] (into `also_0`).
     ///
     /// Plan: arg-reduction over contiguous short rows of 20, unrolled, in tiles of 204 block(s); the extreme values read at the indices (the fused `ReduceMax`), or both in one pass where a runtime kernel takes the rows.
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_0_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         if !::onnx_aot::__private::node::arg_rows_values::<
             f32,

@@ -183,7 +183,13 @@ pub mod siblings_torch_max {
     }
     /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
     /// the scratch buffers.
-    #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[allow(
+        unused_variables,
+        clippy::too_many_arguments,
+        clippy::too_many_lines,
+        clippy::inline_always
+    )]
     fn compute(in_x: &[f32], out_v: &mut [f32], out_i: &mut [i64]) {
         node_1_argmax(in_x, &mut *out_i, &mut *out_v);
     }
@@ -367,7 +373,9 @@ pub mod siblings_torch_max {
     /// Fused in the same pass: node 0 `values` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 17] (into `also_0`).
     ///
     /// Plan: arg-reduction over 6 rows of 17 lanes, writing each lane's extreme too (the fused `ReduceMax`).
-    #[inline]
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline)]
+    #[allow(clippy::inline_always)]
     fn node_1_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
         ::onnx_aot::__private::node::arg_blocks_values::<
             f32,

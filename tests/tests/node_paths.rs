@@ -89,11 +89,13 @@ fn same<T: Elem>(got: &[T], want: &[T]) -> bool {
     got.len() == want.len() && got.iter().zip(want).all(|(a, b)| a.same(*b))
 }
 
-/// Shapes `[outer, r, inner]` across the thresholds.
+/// Shapes `[outer, r, inner]` across the thresholds, and lane counts that take each step of the
+/// small-work loops' chunks of lanes (16, 8, 4 and a last 4 that overlaps: 4, 5, 8, 12, 13, 20,
+/// 28, 29 besides the others).
 fn shapes() -> Vec<[usize; 3]> {
     let mut v = Vec::new();
     for r in [1, 2, 3, 4, 5, 17, 31, 32, 33, 70] {
-        for inner in [1, 2, 3, 9, 15, 16, 17, 40, 300] {
+        for inner in [1, 2, 3, 4, 5, 8, 9, 12, 13, 15, 16, 17, 20, 28, 29, 40, 300] {
             for outer in [1, 3] {
                 if outer * r * inner <= 3_000 {
                     v.push([outer, r, inner]);

@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{fn_name, Emitter};
+use super::{fn_name, inline_attrs, Emitter};
 use crate::ir::{Chunked, Node, Value};
 use crate::names::code;
 use crate::tokens::lit_usize;
@@ -101,9 +101,11 @@ impl Emitter<'_> {
                 chunk_bytes
             ),
         ];
+        let inline = inline_attrs();
         quote! {
             #(#[doc = #doc])*
-            #[inline]
+            #inline
+            #[allow(clippy::inline_always)]
             fn #name(x: &[#tx], t: &mut [#tt], y: &mut [#ty]) {
                 let (mut xs, mut ys) = (x.chunks_exact(#xc), y.chunks_exact_mut(#yc));
                 for (x, y) in (&mut xs).zip(&mut ys) {

@@ -302,7 +302,13 @@ impl Emitter<'_> {
 
             /// The model over flat tensors: run-time inputs, then outputs, in graph order, then
             /// the scratch buffers.
-            #[allow(unused_variables, clippy::too_many_arguments, clippy::too_many_lines)]
+            #[cfg_attr(debug_assertions, inline(always))]
+            #[allow(
+                unused_variables,
+                clippy::too_many_arguments,
+                clippy::too_many_lines,
+                clippy::inline_always
+            )]
             fn compute(
                 #(#in_params: &[#in_elems],)*
                 #(#out_params: &mut [#out_elems],)*

@@ -493,21 +493,33 @@ impl<'g> Emitter<'g> {
         let (tx, ty) = (self.elem(tx), self.elem(ty));
         let summary = format!(" Plan: {}.{note}", names::ticked_identifiers(&code.plan));
         let allow = if code.body.is_empty() {
-            quote!(#[allow(unused_variables)])
+            quote!(#[allow(unused_variables, clippy::inline_always)])
         } else {
-            quote!()
+            quote!(#[allow(clippy::inline_always)])
         };
         let body = code.body;
+        let inline = inline_attrs();
         quote! {
             #(#[doc = #docs])*
             #[doc = ""]
             #[doc = #summary]
-            #[inline]
+            #inline
             #allow
             fn #name(x: &[#tx], y: &mut [#ty] #extra) {
                 #body
             }
         }
+    }
+}
+
+/// The inlining of the functions `compute` calls (and of `compute` itself): a hint in optimized
+/// builds, as any small function; always in a build with `debug_assertions`, where each
+/// unoptimized call between `run_into` and the runtime's entry point (its arguments spilled and
+/// reloaded) cost more than a small model's whole optimized call.
+pub(super) fn inline_attrs() -> TokenStream {
+    quote! {
+        #[cfg_attr(debug_assertions, inline(always))]
+        #[cfg_attr(not(debug_assertions), inline)]
     }
 }
 

@@ -268,6 +268,12 @@ pub(crate) fn afresh<T: Element, D: Direction>(
         super::fill(y, D::identity::<T>());
         return;
     }
+    if y.len() <= const { PIECE_BYTES / size_of::<T>() } {
+        // One piece (every small tensor): without the divisions that size the pieces.
+        super::fill(y, D::identity::<T>());
+        fold(y, x);
+        return;
+    }
     let blocks = (PIECE_BYTES / core::mem::size_of::<T>().max(1) / ys).max(1);
     let (xp, yp) = (blocks.saturating_mul(xs), blocks.saturating_mul(ys));
     for (y, x) in y.chunks_mut(yp).zip(x.chunks(xp)) {

@@ -165,8 +165,8 @@ pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usi
 fn fold_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     if n > 4 && x.len() <= SMALL_BLOCK {
         // Small tensors: row after row, without the dispatch over row lengths.
-        for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
-            *o = fold::<T, D>(*o, row);
+        for (o, row) in y.iter_mut().zip(small::pieces(x, n)) {
+            *o = small::fold_row::<T, D>(*o, row);
         }
         return;
     }
