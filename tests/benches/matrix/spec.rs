@@ -473,13 +473,16 @@ fn cells() -> Vec<Cell> {
             Compute::Siblings { axis },
         );
     }
-    sample(
-        "segmentation",
-        Op::ArgMax,
-        "middle",
-        &[1, 21, 512, 512],
-        argmax(1),
-    );
+    // Segmentation maps: class planes a power of two apart (every plane in the same cache
+    // sets), of other sizes and class counts, and one whose planes are not.
+    for shape in [
+        [1usize, 21, 512, 512],
+        [1, 19, 256, 256],
+        [1, 150, 128, 128],
+        [1, 21, 500, 500],
+    ] {
+        sample("segmentation", Op::ArgMax, "middle", &shape, argmax(1));
+    }
     sample(
         "gmp",
         Op::ReduceMax,
