@@ -8,7 +8,7 @@
 //! `i8`, `u8` and up to 256 groups; `u16` for 16-bit types), so that the compare of a chunk of
 //! keys selects its counters in the same vector width, with no widening of the mask.
 
-use super::shared::{is_float, keys_of, nan_pairs, step, take_chunk, LANES};
+use super::shared::{is_float, keys_of, nan_pairs, prefetch, step, take_chunk, AHEAD_BYTES, LANES};
 use crate::{Direction, Element};
 
 /// From this many rows on, the fast pass of `arg_lanes` goes by groups; below, the second look
@@ -541,6 +541,7 @@ fn arg_tile_groups_chunked<T: Element, D: Direction, const LAST: bool, const TIL
                 let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<LANES>()) else {
                     return true;
                 };
+                prefetch(v.as_ptr().wrapping_add(AHEAD_BYTES / size_of::<T>()));
                 take_chunk::<T, D>(&mut m, v, &mut nans);
             }
             if g == 0 {

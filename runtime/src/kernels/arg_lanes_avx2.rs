@@ -20,6 +20,7 @@ use core::arch::x86_64::{
 };
 
 use super::rows_f32::avx2::store8 as store;
+use super::shared::prefetch;
 use crate::Direction;
 
 /// Elements ahead of a chunk's loads that each row prefetches: eight chunks of 32 lanes (1 KiB).
@@ -31,16 +32,7 @@ use crate::Direction;
 /// axis 0, `[20, 26214]` 42-47 -> 31-33 us and `[80, 6553]` 41-42 -> 32-35 us (every f32 type of
 /// arg-reduction and `max+argmax` alike); the other strided f32 cells within 4%. Four chunks
 /// ahead measured slower on the 21-row maps, two slower again.
-const PF: usize = 8 * 32;
-
-/// Prefetches the line at `p` into L1 (`p` may lie outside `x`: a prefetch never faults and is
-/// no access the program sees).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn pf(p: *const f32) {
-    use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-    _mm_prefetch::<_MM_HINT_T0>(p.cast());
-}
+const PF: usize = super::shared::AHEAD_BYTES / 4;
 
 /// Lanes of the narrower chunk (two vectors of eight): the fewest lanes the pass takes.
 pub(super) const LANES: usize = 16;
@@ -160,8 +152,8 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         // One chain per vector down the rows.
         for r in 1..rows {
             let rs = _mm256_set1_epi32(r as i32);
-            pf(x.as_ptr().wrapping_add(base + r * inner + PF));
-            pf(x.as_ptr().wrapping_add(base + r * inner + PF + 16));
+            prefetch(x.as_ptr().wrapping_add(base + r * inner + PF));
+            prefetch(x.as_ptr().wrapping_add(base + r * inner + PF + 16));
             for i in (0..V).step_by(2) {
                 let (e0, e1) = (at_row(r, i), at_row(r, i + 1));
                 nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
@@ -287,8 +279,8 @@ fn arg_chunks_grouped<D: Direction, const LAST: bool>(
             };
             for r in from..end_row {
                 let rs = _mm256_set1_epi32(r as i32);
-                pf(x.as_ptr().wrapping_add(base(c) + r * inner + PF));
-                pf(x.as_ptr().wrapping_add(base(c) + r * inner + PF + 16));
+                prefetch(x.as_ptr().wrapping_add(base(c) + r * inner + PF));
+                prefetch(x.as_ptr().wrapping_add(base(c) + r * inner + PF + 16));
                 for i in (0..V).step_by(2) {
                     let (e0, e1) = (at_row(c, r, i), at_row(c, r, i + 1));
                     nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));

@@ -83,6 +83,25 @@ pub(super) fn highest_bit(bits: u64) -> usize {
     }
 }
 
+/// Bytes ahead of a column walk's loads that each row prefetches (see [`prefetch`]).
+pub(super) const AHEAD_BYTES: usize = 1024;
+
+/// Asks the CPU to bring the line at `p` into L1: for the passes that go down many rows a chunk
+/// of lanes at a time, that many streams of lines at once, which the CPU's own prefetchers did not
+/// keep fed once the block was out of L2 (figures at `arg_lanes_avx2::PF`). `p` may lie outside
+/// any allocation (it is computed with `wrapping_add`): a prefetch never faults and is no access
+/// the program sees. A no-op off x86-64.
+#[inline(always)]
+pub(super) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86-64 CPU; a prefetch reads nothing and never faults.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Whether `v` (later along the axis) replaces the current choice `best`.
 #[inline(always)]
 pub(crate) fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) -> bool {
