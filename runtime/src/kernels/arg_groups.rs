@@ -486,11 +486,10 @@ fn flag_nan<T: Element, const W: usize>(nans: &mut [u32; LANES / 2], ch: &[T; W]
     }
 }
 
-/// The grouped pass for floats (and for every type with `small-code`), as measured before the
-/// integer forms (NaN-free tiles): rows in groups of [`GROUP`]; each
-/// group's extreme per lane costs one max/min per element (NaN flagged on the side), and the
-/// running best and its group are updated once per group. At the end each lane reads its
-/// winning group again to find the row. Returns false, `y` untouched, if it met a NaN.
+/// The grouped pass for floats (and every type with `small-code`; NaN-free tiles): rows in groups
+/// of [`GROUP`], each group's extreme per lane by one max/min per element (NaN flagged aside, a
+/// prefetch 1 KiB ahead a row), the running best and its group updated once per group; then each
+/// lane reads its winning group again for the row. False, `y` untouched, if it met a NaN.
 #[inline(always)]
 fn arg_tile_groups_chunked<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
     x: &[T],
