@@ -71,8 +71,7 @@ fn by_chunks(inner: usize, op: &mut impl Chunks) {
         op.chunk::<4>(l);
         l += 4;
     }
-    if l == inner {
-    } else if inner >= 4 {
+    if l < inner && inner >= 4 {
         op.chunk::<4>(inner - 4);
     } else {
         for l in l..inner {
