@@ -512,10 +512,11 @@ impl<'g> Emitter<'g> {
     }
 }
 
-/// The inlining of the functions `compute` calls (and of `compute` itself): a hint in optimized
-/// builds, as any small function; always in a build with `debug_assertions`, where each
-/// unoptimized call between `run_into` and the runtime's entry point (its arguments spilled and
-/// reloaded) cost more than a small model's whole optimized call.
+/// The inlining of the functions `compute` calls: a hint in optimized builds, as any small
+/// function; always in a build with `debug_assertions`, where each unoptimized call between
+/// `run_into` and the runtime's entry point (its arguments spilled and reloaded) cost more than a
+/// small model's whole optimized call. (`compute` itself takes only the second: it has several
+/// callers, which an optimized build need not each inline it into.)
 pub(super) fn inline_attrs() -> TokenStream {
     quote! {
         #[cfg_attr(debug_assertions, inline(always))]

@@ -157,7 +157,7 @@ pub(crate) use reduce::reduce_blocks_small;
 pub(crate) use reduce::reduce_rows_short_fresh;
 pub(crate) use reduce::{afresh, reduce_lane_blocks_fresh};
 #[cfg(debug_assertions)]
-pub(crate) use shared::take;
+pub(crate) use shared::{step, take};
 
 /// Folds contiguous rows of `n` of `x` into `y` by the `f32` row kernels of x86-64 when they
 /// take them (`f32`, rows of 2 or 4 to 128, not `small-code`); `false` if nothing was done.

@@ -117,7 +117,7 @@ pub(crate) fn take<T: Element, D: Direction, const LAST: bool>(best: T, v: T) ->
 /// For floats this is exactly one `maxps`/`minps` on x86 (and `fmax`-free selects elsewhere);
 /// callers track NaN separately.
 #[inline(always)]
-pub(super) fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
+pub(crate) fn step<T: Element, D: Direction>(acc: T, v: T) -> T {
     if D::better(v, acc) {
         v
     } else {

@@ -6,7 +6,7 @@
 //! applies the contract's rule exactly (a NaN wins, the first or last tie or NaN), so there is no
 //! second pass.
 
-use crate::kernels::{fill, take};
+use crate::kernels::{fill, step, take};
 use crate::{Direction, Element, Max};
 
 /// Lanes kept in registers at a time.
@@ -295,7 +295,7 @@ pub(super) fn fold_row<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
         let pick = |a: T, e: T| if take::<T, D, false>(a, e) { e } else { a };
         return row.iter().fold(acc, |a, &e| pick(a, e));
     };
-    let step = |a: T, e: T| if D::better(e, a) { e } else { a };
+    let step = step::<T, D>;
     let (mut m, mut nan) = (*first, [false; 4]);
     let (chunks, _) = row.as_chunks::<4>();
     for c in chunks.iter().chain([last]) {
