@@ -20,6 +20,10 @@
 //! - **stream**: the practical limit, a max fold over the input in its own element type (f16 and
 //!   bf16 through their integer keys), in independent lanes so that it vectorizes; for Hardmax
 //!   **read+write**, the same fold that also stores its lanes into an output of the input's size;
+//! - **io** (column `ours/io`, no target): the fold that also writes as many bytes as the cell's
+//!   outputs, block by block: the least memory traffic of any implementation. A cell that misses
+//!   its target at about 1x of io is bound by its writes (ArgMax over rows of two writes an i64
+//!   per two f32), not by its kernel;
 //! - **ORT**: ONNX Runtime through the `ort` crate (`load-dynamic`, `$ORT_DYLIB_PATH`), one
 //!   intra-op thread, the input created once; **tract**: tract-onnx's optimized runnable plan,
 //!   one state spawned once. Both only with `--features peers`; otherwise `-`.
@@ -483,6 +487,9 @@ struct Measured {
     target: Target,
     ours: Vec<f64>,
     base: Vec<f64>,
+    /// The input read and the outputs written once (`baseline::Baseline::io`); empty in files
+    /// saved before it was measured.
+    io: Vec<f64>,
     ort: Peer,
     tract: Peer,
 }
@@ -538,6 +545,19 @@ struct Verdict {
     /// `None`: the peer was not measured; waived targets count as met.
     ort: Option<bool>,
     tract: Option<bool>,
+    /// Ours over the input read and outputs written once, on the median run (if measured).
+    io: Option<f64>,
+}
+
+impl Verdict {
+    /// The misses, with how close ours is to the cell's traffic limit.
+    fn missed(&self) -> String {
+        let mut s = self.misses.join(", ");
+        if let Some(io) = self.io {
+            s += &format!("; {}x of io", precise(io));
+        }
+        s
+    }
 }
 
 impl Measured {
@@ -579,11 +599,17 @@ impl Measured {
         if waived && (ort_met.is_some() || tract_met.is_some()) {
             verdict.push_str(" (peers waived)");
         }
+        let io = if self.io.len() == self.ours.len() {
+            spread(&per_run(&self.ours, &self.io, |o, b| o / b), ratio)
+        } else {
+            "-".to_string()
+        };
         let row = format!(
-            "| {} | {} | {} | {} ≤{} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} ≤{} | {} | {} | {} |",
             markdown_name(&self.name),
             spread(&self.ours, ns),
             spread(&vs_base, ratio),
+            io,
             self.target.baseline(),
             limit,
             ort,
@@ -591,6 +617,8 @@ impl Measured {
             verdict
         );
         let verdict = Verdict {
+            io: (self.io.len() == self.ours.len())
+                .then(|| median(&mut per_run(&self.ours, &self.io, |o, b| o / b))),
             base: base_median <= limit,
             ort: ort_met,
             tract: tract_met,
@@ -663,7 +691,7 @@ fn markdown_name(name: &str) -> String {
     }
 }
 
-const TABLE_HEADER: &str = "| cell | ours ns | ours/base | target | ORT/ours | tract/ours | verdict |\n| --- | ---: | ---: | --- | ---: | ---: | --- |";
+const TABLE_HEADER: &str = "| cell | ours ns | ours/base | ours/io | target | ORT/ours | tract/ours | verdict |\n| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |";
 
 fn cpu_name() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
@@ -772,6 +800,8 @@ type PeerRunner = Result<Box<dyn Runner>, String>;
 struct Prepared {
     ours: Box<dyn Runner>,
     base: Box<dyn Runner>,
+    /// The input read and the outputs written once: not a target, the cell's traffic limit.
+    io: Box<dyn Runner>,
     peers: Vec<(&'static str, PeerRunner)>,
     /// Ours disagrees with the reference.
     wrong: Option<String>,
@@ -801,6 +831,12 @@ fn prepare(cell: &Cell, index: usize, env: &OrtEnv, sampled: bool) -> Prepared {
         &input,
         cell.target == Target::Hardmax,
     ));
+    let out_bytes = cell
+        .outputs
+        .iter()
+        .map(|(dt, shape)| dt.size() * shape.iter().product::<usize>())
+        .sum();
+    let io: Box<dyn Runner> = Box::new(baseline::Baseline::io(cell.dtype, &input, out_bytes));
     let mut peers: Vec<(&'static str, PeerRunner)> = Vec::new();
     #[cfg(feature = "peers")]
     {
@@ -844,6 +880,7 @@ fn prepare(cell: &Cell, index: usize, env: &OrtEnv, sampled: bool) -> Prepared {
     Prepared {
         ours,
         base,
+        io,
         peers,
         wrong,
         warnings,
@@ -930,7 +967,7 @@ fn save_header() -> String {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     format!(
-        "# onnx-aot benchmark matrix\n# cpu\t{}\n# build\t{}\n# unix-time\t{now}\ncell\ttarget\tours\tbase\tort\ttract\n",
+        "# onnx-aot benchmark matrix\n# cpu\t{}\n# build\t{}\n# unix-time\t{now}\ncell\ttarget\tours\tbase\tort\ttract\tio\n",
         cpu_name(),
         build_target()
     )
@@ -952,13 +989,14 @@ fn peer_text(p: &Peer) -> String {
 
 fn save_line(m: &Measured) -> String {
     format!(
-        "{}\t{}\t{}\t{}\t{}\t{}\n",
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
         m.name,
         m.target.key(),
         runs_text(&m.ours),
         runs_text(&m.base),
         peer_text(&m.ort),
-        peer_text(&m.tract)
+        peer_text(&m.tract),
+        runs_text(&m.io)
     )
 }
 
@@ -994,7 +1032,8 @@ fn merge(files: &[String]) -> Result<(), String> {
                 continue;
             }
             let f: Vec<&str> = line.split('\t').collect();
-            if f.len() != 6 || f[0] == "cell" {
+            // Six fields in files saved before the `io` column.
+            if !(6..=7).contains(&f.len()) || f[0] == "cell" {
                 continue;
             }
             let bad = || format!("{file}: cannot read the line `{line}`");
@@ -1005,12 +1044,17 @@ fn merge(files: &[String]) -> Result<(), String> {
                 base: parse_runs(f[3]).ok_or_else(bad)?,
                 ort: parse_peer(f[4]).ok_or_else(bad)?,
                 tract: parse_peer(f[5]).ok_or_else(bad)?,
+                io: match f.get(6) {
+                    Some(io) => parse_runs(io).ok_or_else(bad)?,
+                    None => Vec::new(),
+                },
             };
             match order.iter_mut().find(|o| o.name == m.name) {
                 None => order.push(m),
                 Some(o) => {
                     o.ours.extend(m.ours);
                     o.base.extend(m.base);
+                    o.io.extend(m.io);
                     for (mine, theirs) in [(&mut o.ort, m.ort), (&mut o.tract, m.tract)] {
                         match (mine, theirs) {
                             (Peer::Runs(a), Peer::Runs(b)) => a.extend(b),
@@ -1050,6 +1094,9 @@ fn merge(files: &[String]) -> Result<(), String> {
         files.len(),
         rows.iter().filter(|(_, v)| !v.misses.is_empty()).count()
     );
+    for (name, v) in rows.iter().filter(|(_, v)| !v.misses.is_empty()) {
+        println!("- {name}: {}", v.missed());
+    }
     println!();
     print_summary(&rows);
     Ok(())
@@ -1164,6 +1211,7 @@ fn bench(args: Args) {
                                 let Some(cell) = cells.get(k) else { break };
                                 let mut p = prepare(cell, index_of(cell), &env, true);
                                 p.base.run();
+                                p.io.run();
                                 done.push((k, p.summary()));
                             }
                             done
@@ -1187,6 +1235,7 @@ fn bench(args: Args) {
         let mut timed: Vec<Timed<'_>> = Vec::new();
         timed.push(Timed::new(p.ours.as_mut(), &plan));
         timed.push(Timed::new(p.base.as_mut(), &plan));
+        timed.push(Timed::new(p.io.as_mut(), &plan));
         let mut peer_names = Vec::new();
         let mut absent_peers = Vec::new();
         for (name, r) in &mut p.peers {
@@ -1206,7 +1255,7 @@ fn bench(args: Args) {
         let runs: Vec<Vec<f64>> = timed.into_iter().map(|t| t.runs).collect();
         let peer = |name: &str| -> Peer {
             match peer_names.iter().position(|n| *n == name) {
-                Some(k) => Peer::Runs(runs[2 + k].clone()),
+                Some(k) => Peer::Runs(runs[3 + k].clone()),
                 None => Peer::Absent(
                     absent_peers
                         .iter()
@@ -1221,13 +1270,14 @@ fn bench(args: Args) {
             target: cell.target,
             ours: runs[0].clone(),
             base: runs[1].clone(),
+            io: runs[2].clone(),
             ort: peer("ORT"),
             tract: peer("tract"),
         };
         let (row, verdict) = m.row();
         println!("{row}");
         if !verdict.misses.is_empty() {
-            missed.push(format!("{}: {}", cell.name, verdict.misses.join(", ")));
+            missed.push(format!("{}: {}", cell.name, verdict.missed()));
         }
         verdicts.push((m.name.clone(), verdict));
         if let Some(s) = &mut saved {

@@ -3,6 +3,9 @@
 //! SSE2 registers, one AVX-512 register) so that it vectorizes without reassociating anything:
 //! the **stream**, the practical limit of a reduction. With an output, the fold also stores its
 //! running lanes into a tensor of the input's size: the **read+write** pass Hardmax is held to.
+//! With `io`, the fold also writes as many bytes as the cell's outputs hold, spread over the
+//! input block by block: the least memory traffic any implementation of the cell has (no
+//! target is judged on it; it tells a cell bound by its writes from one bound by its kernel).
 
 use super::{black_box, Dt, Runner};
 
@@ -37,6 +40,27 @@ fn fold_write<T: Copy + PartialOrd, const L: usize>(x: &[T], y: &mut [T], init: 
         *o = v;
     }
     acc.iter().fold(init, |m, &v| if v > m { v } else { m })
+}
+
+/// Input elements per block of [`fold_io`]: 4 KiB of them.
+const IO_BLOCK_BYTES: usize = 4096;
+
+/// The stream fold of `x`, block by block, with the share of `out` that each block's elements
+/// are of the input written after it (every word of `out` once, in order).
+#[inline(never)]
+fn fold_io<T: Copy + PartialOrd, const L: usize>(x: &[T], out: &mut [u64], init: T) -> T {
+    let block = (IO_BLOCK_BYTES / std::mem::size_of::<T>()).max(1);
+    let (mut best, mut written) = (init, 0);
+    for (k, b) in x.chunks(block).enumerate() {
+        let m = fold::<T, L>(b, init);
+        best = if m > best { m } else { best };
+        // Words of `out` owed after `k + 1` blocks, proportionally (u128: no overflow).
+        let read = (k * block + b.len()) as u128;
+        let owed = (out.len() as u128 * read / x.len() as u128) as usize;
+        out[written..owed].fill(k as u64);
+        written = owed;
+    }
+    best
 }
 
 /// The order key of an f16/bf16 bit pattern (sign-magnitude to two's complement).
@@ -137,23 +161,49 @@ impl Typed {
     }
 }
 
-/// The stream (`y: None`) or read+write baseline of a cell.
+/// The stream (`y: None`), read+write or input+outputs (`io`) baseline of a cell.
 pub struct Baseline {
     x: Typed,
     y: Option<Typed>,
+    /// For `io`: the outputs' bytes, as words (rounded up).
+    io: Option<Vec<u64>>,
 }
 
 impl Baseline {
     pub fn new(dt: Dt, x: &[u8], write: bool) -> Baseline {
         let x = Typed::new(dt, x);
         let y = write.then(|| x.zeroed_like());
-        Baseline { x, y }
+        Baseline { x, y, io: None }
+    }
+
+    /// The stream that also writes `out_bytes` (the bytes of a cell's outputs).
+    pub fn io(dt: Dt, x: &[u8], out_bytes: usize) -> Baseline {
+        Baseline {
+            x: Typed::new(dt, x),
+            y: None,
+            io: Some(vec![0; out_bytes.div_ceil(8)]),
+        }
     }
 }
 
 impl Runner for Baseline {
     fn run(&mut self) {
         let x = black_box(&self.x);
+        if let Some(out) = &mut self.io {
+            let out = black_box(out.as_mut_slice());
+            match x {
+                Typed::F32(x) => drop(black_box(fold_io::<f32, 16>(x, out, f32::NEG_INFINITY))),
+                Typed::F64(x) => drop(black_box(fold_io::<f64, 8>(x, out, f64::NEG_INFINITY))),
+                Typed::Half(x) => drop(black_box(fold_io::<u16, 32>(x, out, 0))),
+                Typed::I8(x) => drop(black_box(fold_io::<i8, 64>(x, out, i8::MIN))),
+                Typed::U8(x) => drop(black_box(fold_io::<u8, 64>(x, out, 0))),
+                Typed::I16(x) => drop(black_box(fold_io::<i16, 32>(x, out, i16::MIN))),
+                Typed::U16(x) => drop(black_box(fold_io::<u16, 32>(x, out, 0))),
+                Typed::I32(x) => drop(black_box(fold_io::<i32, 16>(x, out, i32::MIN))),
+                Typed::I64(x) => drop(black_box(fold_io::<i64, 8>(x, out, i64::MIN))),
+            }
+            return;
+        }
         match &mut self.y {
             None => match x {
                 Typed::F32(x) => drop(black_box(fold::<f32, 16>(x, f32::NEG_INFINITY))),
