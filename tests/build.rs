@@ -45,6 +45,9 @@ const EXTRA_SINGLE: usize = 160;
 const CHAINS: usize = 80;
 /// Property models of two nodes whose value between them runs in chunks along axis 0.
 const CHUNKED_CHAINS: usize = 8;
+/// Property models of a reduction over leading axes and a node after it, run in chunks of the
+/// axis after the reduced ones.
+const PLANES_CHAINS: usize = 6;
 /// Largest element count of an input.
 const MAX_ELEMENTS: usize = 360;
 
@@ -714,6 +717,103 @@ fn chain(rng: &mut Rng, index: usize) -> Spec {
     }
 }
 
+/// A ReduceMax/ReduceMin over the leading axes of a tensor (two to four planes), then a node
+/// that keeps the axis after them, over maxima large enough that the pair runs in chunks of
+/// that axis, each plane's part read in place (`onnx_aot_codegen::chunks`). Attributes and
+/// types are drawn as for any other model; draws that do not make such a pair are drawn again.
+fn planes_chain(rng: &mut Rng, index: usize) -> Spec {
+    'retry: loop {
+        let opset = rng.pick(&[13, 13, 18, 20]);
+        let dtype = rng.pick(&[F32, F32, F64, F16, Bf16]);
+        // Axes after the planes of 64 KiB or more in every type; 512 and 768 have divisors.
+        let rows = rng.pick(&[512, 768]);
+        let shape = if rng.chance(30) {
+            vec![2, 2, rows, 64]
+        } else {
+            vec![rng.pick(&[2, 3, 4]), rows, 64]
+        };
+        let input = || Value {
+            name: "x0".to_string(),
+            dtype,
+            shape: shape.clone(),
+        };
+        let leading = |node: &NodeSpec| -> Option<usize> {
+            let axes = node.axes.as_ref()?;
+            let k = axes.len();
+            // Every axis before `rows`: the maxima are then of 64 KiB or more.
+            (!node.noop && k == shape.len() - 2 && axes.iter().enumerate().all(|(i, &a)| i == a))
+                .then_some(k)
+        };
+        let mut nodes: Vec<NodeSpec> = Vec::new();
+        let mut src = input();
+        // The axis of the maxima the pair runs along.
+        let mut along = 0;
+        let mut attempts = 0;
+        while nodes.len() < 2 {
+            attempts += 1;
+            if attempts > 2000 {
+                continue 'retry;
+            }
+            let kind = if nodes.is_empty() {
+                rng.pick(&[Kind::ReduceMax, Kind::ReduceMin])
+            } else {
+                rng.pick(&[
+                    Kind::ReduceMax,
+                    Kind::ReduceMin,
+                    Kind::ArgMax,
+                    Kind::ArgMin,
+                    Kind::Hardmax,
+                ])
+            };
+            let version = resolve(kind, opset);
+            if !kind.dtypes(version).contains(&src.dtype) {
+                continue;
+            }
+            let out = format!("v{}", nodes.len());
+            let Some(node) = draw_node(rng, kind, version, &src, out.clone()) else {
+                continue;
+            };
+            if nodes.is_empty() {
+                let Some(k) = leading(&node) else { continue };
+                along = if node.keepdims { k } else { 0 };
+            } else {
+                let keeps = match node.kind {
+                    Kind::ReduceMax | Kind::ReduceMin => {
+                        !node.noop
+                            && node
+                                .axes
+                                .as_ref()
+                                .is_some_and(|a| !a.is_empty() && a.iter().all(|&a| a > along))
+                    }
+                    Kind::Identity => false,
+                    _ => node.axis > along,
+                };
+                if !keeps {
+                    continue;
+                }
+            }
+            let next = Value {
+                name: out,
+                dtype: node.out_dtype,
+                shape: node.out_shape.clone(),
+            };
+            nodes.push(node);
+            src = next;
+        }
+        return Spec {
+            name: format!("case_{index:03}"),
+            opset,
+            default_domain_name: "",
+            inputs: vec![input()],
+            input_params: vec![vec![None; shape.len()]],
+            nodes,
+            outputs: vec!["v1".to_string()],
+            value_info: false,
+            unshaped_outputs: false,
+        };
+    }
+}
+
 /// Two nodes over a tensor large enough that the value between them runs in chunks along
 /// axis 0 (`onnx_aot_codegen::chunks`): both keep axis 0, the second reads only the first's
 /// output, and that output is 64 KiB or more. Axes, attributes and types are drawn as for any
@@ -1024,7 +1124,12 @@ fn main() {
         let index = specs.len();
         specs.push(chunked_chain(&mut rng, index));
     }
-    let mut chunked_seen = 0;
+    let planes_from = specs.len();
+    for _ in 0..PLANES_CHAINS {
+        let index = specs.len();
+        specs.push(planes_chain(&mut rng, index));
+    }
+    let (mut chunked_seen, mut planes_seen) = (0, 0);
 
     let mut modules = String::new();
     let mut table = String::from("static CASES: &[Case] = &[\n");
@@ -1038,10 +1143,17 @@ fn main() {
                     Ok(text) => text,
                     Err(_) => tokens.to_string(),
                 };
-                if specs[chunked_from..].iter().any(|c| c.name == spec.name)
+                if specs[chunked_from..planes_from]
+                    .iter()
+                    .any(|c| c.name == spec.name)
                     && text.contains("fn chunks_")
                 {
                     chunked_seen += 1;
+                }
+                if specs[planes_from..].iter().any(|c| c.name == spec.name)
+                    && text.contains("at: usize")
+                {
+                    planes_seen += 1;
                 }
                 modules.push_str(&text);
                 modules.push('\n');
@@ -1072,6 +1184,13 @@ fn main() {
         // The chunked loops must stay covered: most of these chains are chunked.
         errors.push(format!(
             "only {chunked_seen} of the {CHUNKED_CHAINS} chunked chains run in chunks"
+        ));
+    }
+    if planes_seen < PLANES_CHAINS {
+        // Every one of these pairs runs over planes (their maxima are 64 KiB or more, their
+        // axis has divisors): the loops that read the planes in place must stay covered.
+        errors.push(format!(
+            "only {planes_seen} of the {PLANES_CHAINS} chains over planes run in chunks"
         ));
     }
     if !errors.is_empty() {

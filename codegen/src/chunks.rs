@@ -6,11 +6,17 @@
 //! value going out to memory and back (ReduceMax over rows of two, then ArgMax over the maxima:
 //! the maxima are half the input).
 //!
+//! A reduction over the leading axes of its input (ReduceMax over axis 0 of `[2, 4096, 64]`,
+//! then ArgMax along the last axis: the maxima are again half the input) pairs the same way
+//! along the first axis it keeps: each chunk of its output is the extreme of one part of each
+//! plane of the input, which its function for the pair reads in place
+//! ([`Compute::emit_plane_part`](crate::ir::Compute::emit_plane_part)).
+//!
 //! Runs last in [`crate::fuse`], over the final node order; the memory plan gives the value
 //! between a pair one chunk of scratch ([`Graph::chunk_of`]) and the emitter writes one loop
 //! over the chunks that calls both node functions, each generated for the chunk's shape.
 
-use crate::ir::{Chunked, Graph, Node};
+use crate::ir::{Chunked, Graph, Node, Value};
 
 /// Bytes of the value between a pair that one chunk holds at most: well within L1 with the
 /// chunk of input the first node reads for it.
@@ -26,9 +32,14 @@ pub fn chunk_pairs(graph: &mut Graph) {
     let mut chunked = Vec::new();
     let mut k = 0;
     while k + 1 < graph.nodes.len() {
-        match rows_per_chunk(graph, &graph.nodes[k], &graph.nodes[k + 1], &readers) {
-            Some(rows) => {
-                chunked.push(Chunked { first: k, rows });
+        match pair(graph, &graph.nodes[k], &graph.nodes[k + 1], &readers) {
+            Some((rows, planes, axis)) => {
+                chunked.push(Chunked {
+                    first: k,
+                    rows,
+                    planes,
+                    axis,
+                });
                 k += 2;
             }
             None => k += 1,
@@ -37,13 +48,12 @@ pub fn chunk_pairs(graph: &mut Graph) {
     graph.chunked = chunked;
 }
 
-/// The positions of axis 0 per chunk when `a` and `b` can run as a chunked pair: `b` reads
-/// `a`'s output and nothing else does, neither is fused with siblings nor only a view, both keep
-/// axis 0, and the value between them is large enough to gain. The largest divisor of axis 0
-/// that keeps a chunk of that value within [`CHUNK_BYTES`] and at least a quarter of it; with
-/// none (a prime axis 0), the most positions within [`CHUNK_BYTES`], the last positions then
-/// a shorter chunk of their own.
-fn rows_per_chunk(graph: &Graph, a: &Node, b: &Node, readers: &[usize]) -> Option<usize> {
+/// How `a` and `b` run as a chunked pair, if they can: the positions per chunk, the planes and
+/// the chunked axis of [`Chunked`]. `b` reads `a`'s output and nothing else does, neither is
+/// fused with siblings nor only a view, and the value between them is large enough to gain;
+/// both keep axis 0 ([`rows_per_chunk`]), or `a` reduces the leading axes of its input and `b`
+/// keeps the axis of the value that follows them ([`planes_per_chunk`]).
+fn pair(graph: &Graph, a: &Node, b: &Node, readers: &[usize]) -> Option<(usize, usize, usize)> {
     let middle = a.output;
     if b.input != middle
         || readers[middle] != 1
@@ -59,22 +69,64 @@ fn rows_per_chunk(graph: &Graph, a: &Node, b: &Node, readers: &[usize]) -> Optio
         &graph.values[middle],
         &graph.values[b.output],
     );
-    if a.op.leading_kept_axes(x) == 0 || b.op.leading_kept_axes(t) == 0 {
-        return None;
-    }
-    let n0 = *t.shape.first()?;
-    if x.shape.first() != Some(&n0) || y.shape.first() != Some(&n0) || n0 < 2 {
-        return None;
-    }
     let bytes = t.numel().checked_mul(t.dtype.size())?;
-    let slab = bytes / n0;
-    if slab == 0 || bytes < MIN_VALUE_BYTES {
+    if bytes < MIN_VALUE_BYTES {
         return None;
     }
-    let most = (CHUNK_BYTES / slab).min(n0 / 2);
+    if a.op.leading_kept_axes(x) > 0 && b.op.leading_kept_axes(t) > 0 {
+        let n0 = *t.shape.first()?;
+        if x.shape.first() != Some(&n0) || y.shape.first() != Some(&n0) {
+            return None;
+        }
+        return rows_per_chunk(bytes, n0, true).map(|rows| (rows, 1, 0));
+    }
+    planes_per_chunk(a, b, (x, t, y), bytes)
+}
+
+/// The positions per chunk of an axis of `n` positions, for a value of `bytes`: the largest
+/// divisor of `n` that keeps a chunk within [`CHUNK_BYTES`] and at least a quarter of it; with
+/// none (a prime `n`) and `rest`, the most positions within [`CHUNK_BYTES`], the last
+/// positions then a shorter chunk of their own.
+fn rows_per_chunk(bytes: usize, n: usize, rest: bool) -> Option<usize> {
+    let slab = bytes / n.max(1);
+    if slab == 0 || n < 2 {
+        return None;
+    }
+    let most = (CHUNK_BYTES / slab).min(n / 2);
     let least = (CHUNK_BYTES / 4).div_ceil(slab).max(1);
     (least..=most)
         .rev()
-        .find(|d| n0 % d == 0)
-        .or((most >= least).then_some(most))
+        .find(|&d| n.is_multiple_of(d))
+        .or((rest && most >= least).then_some(most))
+}
+
+/// A pair whose first node reduces the leading `k` axes of `x` (two planes or more) and whose
+/// second keeps the axis of `t` that follows them (axis `k` with `keepdims`, else 0; the axes
+/// before it have extent 1): positions per chunk (a divisor of the axis: the planes' parts are
+/// read in place, and a shorter last chunk would need functions of its own), planes, axis.
+fn planes_per_chunk(
+    a: &Node,
+    b: &Node,
+    (x, t, y): (&Value, &Value, &Value),
+    bytes: usize,
+) -> Option<(usize, usize, usize)> {
+    let k = a.op.reduced_leading_axes(x)?;
+    let planes: usize = x.shape.get(..k)?.iter().product();
+    let n = *x.shape.get(k)?;
+    let axis = if t.shape.len() == x.shape.len() { k } else { 0 };
+    let ones = |v: &Value| {
+        v.shape
+            .get(..axis)
+            .is_some_and(|d| d.iter().all(|&e| e == 1))
+    };
+    if planes < 2
+        || t.shape.get(axis) != Some(&n)
+        || y.shape.get(axis) != Some(&n)
+        || !ones(t)
+        || !ones(y)
+        || b.op.leading_kept_axes(t) <= axis
+    {
+        return None;
+    }
+    rows_per_chunk(bytes, n, false).map(|rows| (rows, planes, axis))
 }

@@ -98,9 +98,16 @@ pub fn summary(graph: &Graph, code_bytes: usize) -> String {
     }
     for c in &graph.chunked {
         if let (Some(a), Some(b)) = (graph.nodes.get(c.first), graph.nodes.get(c.first + 1)) {
+            let along = if c.planes > 1 {
+                let (x, t) = (&graph.values[a.input], &graph.values[a.output]);
+                let axis = x.shape.len() - t.shape.len() + c.axis;
+                format!("axis {axis} of the input (over its {} planes)", c.planes)
+            } else {
+                "axis 0".to_string()
+            };
             let _ = writeln!(
                 s,
-                "chunked: nodes {} and {} run together, {} positions of axis 0 at a time",
+                "chunked: nodes {} and {} run together, {} positions of {along} at a time",
                 a.index, b.index, c.rows
             );
         }

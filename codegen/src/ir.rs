@@ -87,6 +87,28 @@ pub trait Compute: DynEq + fmt::Debug + Send + Sync {
         0
     }
 
+    /// For a reduction over exactly the leading axes `0..k` of its input (`k` at least 1, an
+    /// axis after them kept, nothing folded into it): `k`. Its output is then the extreme,
+    /// element by element, of the input's planes (the blocks of its first `k` axes), so that
+    /// it runs in chunks along axis `k` with the next node ([`crate::chunks`]) through
+    /// [`Compute::emit_plane_part`]. `None` (the default) for everything else.
+    fn reduced_leading_axes(&self, input: &Value) -> Option<usize> {
+        let _ = input;
+        None
+    }
+
+    /// For an op with [`Compute::reduced_leading_axes`]: the body of a function over `x` (the
+    /// whole input), `y` (a chunk of the output) and `at: usize` that writes into `y` the
+    /// extreme across the `planes` planes of `x` of their elements `at..at + y.len()`. Empty
+    /// for any other op.
+    fn emit_plane_part(&self, input: &Value, planes: usize, rt: &TokenStream) -> NodeCode {
+        let _ = (input, planes, rt);
+        NodeCode {
+            body: TokenStream::new(),
+            plan: String::new(),
+        }
+    }
+
     /// For a Transpose, its permutation (output axis `i` is input axis `perm[i]`).
     fn permutation(&self) -> Option<&[usize]> {
         None
@@ -341,9 +363,17 @@ pub struct Graph {
 pub struct Chunked {
     /// The first node's position in [`Graph::nodes`] (the second is the next one).
     pub first: usize,
-    /// Positions of axis 0 per chunk, two chunks at least; when it does not divide the axis,
-    /// the last positions are one shorter chunk.
+    /// Positions of the chunked axis per chunk, two chunks at least; when it does not divide
+    /// the axis, the last positions are one shorter chunk (never with `planes`).
     pub rows: usize,
+    /// 1: the pair runs along axis 0 of all three values. More: the first node reduces the
+    /// leading axes of its input ([`Compute::reduced_leading_axes`]), the product of their
+    /// extents; each chunk of its output is the extreme of that many parts of the input, one
+    /// per plane, and the pair runs along the value's axis [`Chunked::axis`].
+    pub planes: usize,
+    /// The chunked axis of the value between the nodes and of the second node's output (the
+    /// axes before it have extent 1): 0 unless the first node keeps the reduced axes.
+    pub axis: usize,
 }
 
 impl Graph {
@@ -377,8 +407,8 @@ impl Graph {
     /// of it holds: the scratch it takes.
     pub fn chunk_of(&self, c: Chunked) -> Option<(ValueId, usize)> {
         let v = self.nodes.get(c.first)?.output;
-        let n0 = *self.values[v].shape.first()?;
-        Some((v, self.values[v].numel() / n0.max(1) * c.rows))
+        let n = *self.values[v].shape.get(c.axis)?;
+        Some((v, self.values[v].numel() / n.max(1) * c.rows))
     }
 }
 

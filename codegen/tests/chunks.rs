@@ -11,6 +11,16 @@ use onnx_aot_codegen::memory::plan_memory;
 use onnx_aot_codegen::onnx::data_type::*;
 use onnx_aot_codegen::{analyze, DType, Options};
 
+/// A pair of nodes 0 and 1 along axis 0, `rows` positions per chunk.
+fn along_0(rows: usize) -> Chunked {
+    Chunked {
+        first: 0,
+        rows,
+        planes: 1,
+        axis: 0,
+    }
+}
+
 fn graph(m: &onnx_aot_codegen::onnx::ModelProto) -> Graph {
     analyze(&bytes(m), &Options::default()).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -75,7 +85,7 @@ fn a_reduction_and_the_arg_over_its_output_run_in_chunks() {
         ([4096, 2, 64], [1], 2), // two rows of lanes, then ArgMax along the last axis
     ] {
         let g = reduce_then_arg(&shape, FLOAT, &reduce, axis, false, false);
-        assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 64 }], "{shape:?}");
+        assert_eq!(g.chunked, vec![along_0(64)], "{shape:?}");
         let plan = plan_memory(&g);
         // The maxima take one chunk of scratch, not 1 MiB.
         assert_eq!(plan.sizes[&DType::F32], 64 * 64, "{shape:?}");
@@ -90,18 +100,18 @@ fn a_reduction_and_the_arg_over_its_output_run_in_chunks() {
     }
     // f64: twice the bytes per position, half the positions per chunk.
     let g = reduce_then_arg(&[4096, 64, 2], DOUBLE, &[2], 1, false, false);
-    assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 32 }]);
+    assert_eq!(g.chunked, vec![along_0(32)]);
 }
 
 #[test]
 fn the_chunk_is_the_largest_divisor_within_the_budget() {
     // 1560 positions of 256 bytes: 61 to 64 do not divide 1560, 60 does (15 KiB).
     let g = reduce_then_arg(&[1560, 64, 2], FLOAT, &[2], 1, false, false);
-    assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 60 }]);
+    assert_eq!(g.chunked, vec![along_0(60)]);
     // A prime number of positions has no divisor between a quarter of the budget and all of
     // it: chunks of 64 and a last one of 4099 % 64 = 3 positions (the scratch is one chunk).
     let g = reduce_then_arg(&[4099, 64, 2], FLOAT, &[2], 1, false, false);
-    assert_eq!(g.chunked, vec![Chunked { first: 0, rows: 64 }]);
+    assert_eq!(g.chunked, vec![along_0(64)]);
     assert_eq!(plan_memory(&g).bytes(), CHUNK_BYTES);
     // A position larger than the budget: no pair either.
     let g = reduce_then_arg(&[64, 8192, 2], FLOAT, &[2], 1, false, false);
@@ -111,10 +121,20 @@ fn the_chunk_is_the_largest_divisor_within_the_budget() {
 #[test]
 fn pairs_that_would_change_what_is_computed_or_gain_nothing_stay_whole() {
     let whole = |g: &Graph, why: &str| assert!(g.chunked.is_empty(), "{why}: {:?}", g.chunked);
-    // The first node reduces axis 0: a chunk of the input does not make a chunk of its output.
+    // The first node reduces axis 0, and the second reduces the axis after it.
     whole(
-        &reduce_then_arg(&[2, 4096, 64], FLOAT, &[0], 2, false, false),
-        "first node reduces axis 0",
+        &reduce_then_arg(&[2, 4096, 64], FLOAT, &[0], 1, false, false),
+        "second node reduces the axis after the planes",
+    );
+    // The first node reduces axes 0 and 2: not only planes.
+    whole(
+        &reduce_then_arg(&[2, 4096, 64, 2], FLOAT, &[0, 2], 3, false, false),
+        "axes not all leading",
+    );
+    // Planes, but no divisor of the axis within the budget (4099 is prime).
+    whole(
+        &reduce_then_arg(&[2, 4099, 64], FLOAT, &[0], 2, false, false),
+        "planes without a divisor",
     );
     // The second node reduces axis 0 of the maxima.
     whole(
@@ -163,4 +183,87 @@ fn the_generated_loop_calls_both_node_functions_per_chunk() {
     ] {
         assert!(squeezed.contains(want), "missing {want:?} in:\n{text}");
     }
+}
+
+/// ReduceMax over `reduce` with `keepdims`, then ArgMax along `axis` (of the maxima).
+fn planes_model(shape: &[i64], reduce: &[i64], keepdims: i64, axis: i64) -> Graph {
+    graph(&model(
+        13,
+        vec![
+            node(
+                "ReduceMax",
+                "r",
+                &["x"],
+                &["m"],
+                vec![attr_ints("axes", reduce), attr_int("keepdims", keepdims)],
+            ),
+            node("ArgMax", "a", &["m"], &["y"], vec![attr_int("axis", axis)]),
+        ],
+        vec![vi("x", FLOAT, &n(shape))],
+        vec![output("y")],
+    ))
+}
+
+#[test]
+fn a_reduction_over_leading_axes_runs_in_chunks_of_the_axis_after_them() {
+    // Maxima [1, 4096, 64] f32 of two planes: chunks of 64 positions of axis 1 (16 KiB).
+    let g = planes_model(&[2, 4096, 64], &[0], 1, 2);
+    let planes = |rows, planes, axis| Chunked {
+        first: 0,
+        rows,
+        planes,
+        axis,
+    };
+    assert_eq!(g.chunked, vec![planes(64, 2, 1)]);
+    assert_eq!(plan_memory(&g).bytes(), CHUNK_BYTES);
+    let text = onnx_aot_codegen::inspect::summary(&g, 0);
+    assert!(
+        text.contains(
+            "chunked: nodes 0 and 1 run together, 64 positions of axis 1 of the input (over its \
+             2 planes) at a time"
+        ),
+        "{text}"
+    );
+    // Without keepdims the maxima are [4096, 64]: the pair runs along their axis 0.
+    assert_eq!(
+        planes_model(&[2, 4096, 64], &[0], 0, 1).chunked,
+        vec![planes(64, 2, 0)]
+    );
+    // Two leading axes: 3 x 2 planes.
+    assert_eq!(
+        planes_model(&[3, 2, 4096, 64], &[0, 1], 1, 3).chunked,
+        vec![planes(64, 6, 2)]
+    );
+    // One plane is no reduction over planes (axis 0 of extent 1, kept or not).
+    assert!(planes_model(&[1, 4096, 64], &[0], 1, 2).chunked.is_empty());
+}
+
+#[test]
+fn the_planes_loop_reads_each_plane_in_place() {
+    let m = reduce_then_arg_model(&[2, 4096, 64], FLOAT, &[0], 2, false, false);
+    let text = onnx_aot_codegen::pretty(
+        onnx_aot_codegen::generate(&bytes(&m), &Options::new("m"))
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64])",
+        "for (c, y) in y.chunks_exact_mut(64).enumerate() { node_0_reduce_max(x, t, c * 4096); \
+         node_1_argmax(t, y); }",
+        "fn node_0_reduce_max(x: &[f32], y: &mut [f32], at: usize)",
+        "x.chunks_exact(262_144).filter_map(|p| p.get(at..at + n))",
+        "reduce_lanes::< f32, ::onnx_aot::__private::Max, >(y, p, n, n)",
+        "for p in parts { ::onnx_aot::__private::node::fold_lanes::< f32, \
+         ::onnx_aot::__private::Max, >(y, p, n, n); }",
+        "64 of the 4096 positions of axis 1 of `x`: `chunks_0_1` calls it",
+        "fn node_1_argmax(x: &[f32], y: &mut [i64])",
+        "buf_f32: [f32; 4096]",
+    ] {
+        assert!(squeezed.contains(want), "missing {want:?} in:\n{text}");
+    }
+    assert!(
+        !text.contains("_max_rest") && !text.contains("_argmax_rest"),
+        "{text}"
+    );
 }

@@ -49,6 +49,7 @@ expansion!(hardmax_13_middle_axis);
 expansion!(onnx_aot_hardmax);
 expansion!(multi_node);
 expansion!(chain_chunked);
+expansion!(chain_planes);
 expansion!(siblings_torch_max);
 expansion!(siblings_rows);
 expansion!(siblings_in_scratch);
@@ -370,4 +371,56 @@ fn constants_decoded_from_byte_strings_hold_their_values() {
         code.contains("[1.5f32, -2.0f32, 7.25f32, 0.0f32]"),
         "small constants stay literals"
     );
+}
+
+/// ReduceMax over axis 0 of `[2, 512, 32]` (two planes), then ArgMax of the maxima along the last
+/// axis, run in chunks of axis 1 with each plane's part read in place, against plain loops over
+/// the whole tensor: NaN in either plane, ties (the first maximum wins), ±0, fresh values each
+/// call.
+#[test]
+fn a_chain_over_planes_computes_what_the_whole_nodes_do() {
+    use chain_planes as m;
+    for round in 0..3usize {
+        let mut inputs = m::Inputs::zeroed();
+        for (p, plane) in inputs.x.iter_mut().enumerate() {
+            for (r, row) in plane.iter_mut().enumerate() {
+                for (c, v) in row.iter_mut().enumerate() {
+                    let k = p * 7 + r * 32 + c + round * 5;
+                    *v = match k % 97 {
+                        3 if r % 5 == p => f32::NAN,
+                        _ if k % 13 == 0 => -0.0,
+                        _ => ((k * 31) % 23) as f32 - 11.0 + round as f32,
+                    };
+                }
+            }
+        }
+        let out = m::run(&inputs);
+        for r in 0..512 {
+            // The maxima of the two planes (NaN wins), then the first position of their
+            // maximum, or of their first NaN.
+            let maxima: Vec<f32> = (0..32)
+                .map(|c| {
+                    let (a, b) = (inputs.x[0][r][c], inputs.x[1][r][c]);
+                    if a.is_nan() || b.is_nan() {
+                        f32::NAN
+                    } else if b > a {
+                        b
+                    } else {
+                        a
+                    }
+                })
+                .collect();
+            let want = match maxima.iter().position(|v| v.is_nan()) {
+                Some(k) => k,
+                None => {
+                    let best = maxima.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    maxima.iter().position(|&v| v == best).unwrap()
+                }
+            };
+            assert_eq!(
+                out.y[0][r][0], want as i64,
+                "round {round}, row {r}: {maxima:?}"
+            );
+        }
+    }
 }

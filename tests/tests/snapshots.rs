@@ -478,6 +478,29 @@ fn cases() -> Vec<(&'static str, Vec<u8>, Options)> {
             ),
             opts("chain_chunked"),
         ),
+        // ReduceMax over axis 0 of two planes, then ArgMax of the maxima along the last axis:
+        // the maxima (64 KiB whole) run in chunks of 128 positions of axis 1, each the extreme
+        // of the two planes' parts, read in place (the node function takes `at`).
+        (
+            "chain_planes",
+            model(
+                13,
+                vec![
+                    node(
+                        "ReduceMax",
+                        "merge",
+                        &["x"],
+                        &["merged"],
+                        &[("axes", Is(&[0]))],
+                    ),
+                    node("ArgMax", "pick", &["merged"], &["y"], &[("axis", I(2))]),
+                ],
+                vec![tensor("x", FLOAT, &[2, 512, 32])],
+                vec![tensor("y", INT64, &[1, 512, 1])],
+                vec![],
+            ),
+            opts("chain_planes"),
+        ),
         // torch.max(x, dim=1): ReduceMax and ArgMax of one tensor over one axis, fused into one
         // node that writes both outputs (the lane kernel writes the values; the next case reads
         // them back at the indices).
@@ -824,6 +847,7 @@ snapshot_tests!(
     onnx_aot_hardmax,
     multi_node,
     chain_chunked,
+    chain_planes,
     siblings_torch_max,
     siblings_rows,
     siblings_in_scratch,

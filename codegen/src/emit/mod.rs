@@ -453,11 +453,23 @@ impl<'g> Emitter<'g> {
         let y = &g.values[node.output];
         let also: Vec<&Value> = node.fused.iter().map(|f| &g.values[f.output]).collect();
         let docs = docs::node_docs(node, x, y, &also);
-        // A node of a chunked pair is generated for one chunk of axis 0.
+        // A node of a chunked pair is generated for one chunk of the pair's axis; the first
+        // node of a pair over planes reads each plane's part in place, from `at`.
+        let mut at = quote!();
         let (code, note) = match self.chunked[k] {
+            Some(c) if c.planes > 1 && c.first == k => {
+                at = quote!(, at: usize);
+                (
+                    node.op.emit_plane_part(x, c.planes, &self.rt),
+                    self.chunk_note(c),
+                )
+            }
             Some(c) => (
-                node.op
-                    .emit(&chunks::part(x, c.rows), &chunks::part(y, c.rows), &self.rt),
+                node.op.emit(
+                    &chunks::part(x, c.axis, c.rows),
+                    &chunks::part(y, c.axis, c.rows),
+                    &self.rt,
+                ),
                 self.chunk_note(c),
             ),
             None if also.is_empty() => (node.op.emit(x, y, &self.rt), String::new()),
@@ -468,7 +480,7 @@ impl<'g> Emitter<'g> {
             let t = self.elem(v.dtype);
             quote!(, #p: &mut [#t])
         });
-        let extra = quote!(#(#also_params)*);
+        let extra = quote!(#(#also_params)* #at);
         self.fn_item(
             &fn_name(node),
             &docs,

@@ -195,6 +195,41 @@ impl Compute for ReduceOp {
         }
     }
 
+    fn reduced_leading_axes(&self, input: &Value) -> Option<usize> {
+        let k = self.axes.len();
+        let leading = self.axes.iter().enumerate().all(|(i, &a)| i == a);
+        (!self.noop && self.cast.is_none() && k > 0 && leading && k < input.shape.len())
+            .then_some(k)
+    }
+
+    fn emit_plane_part(&self, input: &Value, planes: usize, rt: &TokenStream) -> NodeCode {
+        let t = elem_tokens(input.dtype, rt);
+        let d = direction_tokens(self.direction, rt);
+        let plane = lit_usize(input.numel() / planes.max(1));
+        // The first plane's part written, the others folded into it (NaN-propagating), by the
+        // lane kernels over one row of `y.len()` lanes.
+        NodeCode {
+            body: quote! {
+                let n = y.len();
+                let mut parts = x.chunks_exact(#plane).filter_map(|p| p.get(at..at + n));
+                if let Some(p) = parts.next() {
+                    #rt::node::reduce_lanes::<#t, #d>(y, p, n, n);
+                }
+                for p in parts {
+                    #rt::node::fold_lanes::<#t, #d>(y, p, n, n);
+                }
+            },
+            plan: format!(
+                "the extreme of the {planes} planes of `x` (along its first {}), element by \
+                 element, over their elements `at..at + y.len()`",
+                match self.axes.len() {
+                    1 => "axis".to_string(),
+                    k => format!("{k} axes"),
+                }
+            ),
+        }
+    }
+
     fn stem(&self) -> &'static str {
         match self.direction {
             Direction::Max => "reduce_max",
