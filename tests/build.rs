@@ -717,6 +717,41 @@ fn chain(rng: &mut Rng, index: usize) -> Spec {
     }
 }
 
+/// The ops of the chains drawn for the chunked pairs.
+const CHAIN_KINDS: [Kind; 5] = [
+    Kind::ReduceMax,
+    Kind::ReduceMin,
+    Kind::ArgMax,
+    Kind::ArgMin,
+    Kind::Hardmax,
+];
+
+/// Node `v{index}` of a chain over `src`: one of `kinds` at the version `opset` resolves to, its
+/// attributes drawn; `None` when the kind does not take `src`'s type or the draw fails.
+fn draw_next(
+    rng: &mut Rng,
+    kinds: &[Kind],
+    opset: i64,
+    src: &Value,
+    index: usize,
+) -> Option<NodeSpec> {
+    let kind = rng.pick(kinds);
+    let version = resolve(kind, opset);
+    if !kind.dtypes(version).contains(&src.dtype) {
+        return None;
+    }
+    draw_node(rng, kind, version, src, format!("v{index}"))
+}
+
+/// The value a drawn node writes.
+fn output_of(node: &NodeSpec) -> Value {
+    Value {
+        name: node.output.clone(),
+        dtype: node.out_dtype,
+        shape: node.out_shape.clone(),
+    }
+}
+
 /// A ReduceMax/ReduceMin over the leading axes of a tensor (two to four planes), then a node
 /// that keeps the axis after them, over maxima large enough that the pair runs in chunks of
 /// that axis, each plane's part read in place (`onnx_aot_codegen::chunks`). Attributes and
@@ -754,23 +789,12 @@ fn planes_chain(rng: &mut Rng, index: usize) -> Spec {
             if attempts > 2000 {
                 continue 'retry;
             }
-            let kind = if nodes.is_empty() {
-                rng.pick(&[Kind::ReduceMax, Kind::ReduceMin])
+            let kinds: &[Kind] = if nodes.is_empty() {
+                &[Kind::ReduceMax, Kind::ReduceMin]
             } else {
-                rng.pick(&[
-                    Kind::ReduceMax,
-                    Kind::ReduceMin,
-                    Kind::ArgMax,
-                    Kind::ArgMin,
-                    Kind::Hardmax,
-                ])
+                &CHAIN_KINDS
             };
-            let version = resolve(kind, opset);
-            if !kind.dtypes(version).contains(&src.dtype) {
-                continue;
-            }
-            let out = format!("v{}", nodes.len());
-            let Some(node) = draw_node(rng, kind, version, &src, out.clone()) else {
+            let Some(node) = draw_next(rng, kinds, opset, &src, nodes.len()) else {
                 continue;
             };
             if nodes.is_empty() {
@@ -792,11 +816,7 @@ fn planes_chain(rng: &mut Rng, index: usize) -> Spec {
                     continue;
                 }
             }
-            let next = Value {
-                name: out,
-                dtype: node.out_dtype,
-                shape: node.out_shape.clone(),
-            };
+            let next = output_of(&node);
             nodes.push(node);
             src = next;
         }
@@ -850,29 +870,13 @@ fn chunked_chain(rng: &mut Rng, index: usize) -> Spec {
             if attempts > 500 {
                 continue 'retry;
             }
-            let kind = rng.pick(&[
-                Kind::ReduceMax,
-                Kind::ReduceMin,
-                Kind::ArgMax,
-                Kind::ArgMin,
-                Kind::Hardmax,
-            ]);
-            let version = resolve(kind, opset);
-            if !kind.dtypes(version).contains(&src.dtype) {
-                continue;
-            }
-            let out = format!("v{}", nodes.len());
-            let Some(node) = draw_node(rng, kind, version, &src, out.clone()) else {
+            let Some(node) = draw_next(rng, &CHAIN_KINDS, opset, &src, nodes.len()) else {
                 continue;
             };
             if !keeps_axis_0(&node) || node.out_shape.first() != Some(&n0) {
                 continue;
             }
-            let next = Value {
-                name: out,
-                dtype: node.out_dtype,
-                shape: node.out_shape.clone(),
-            };
+            let next = output_of(&node);
             // The value between the two nodes must be large enough to be chunked.
             let size = match next.dtype {
                 F64 | I64 => 8,

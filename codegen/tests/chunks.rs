@@ -21,6 +21,17 @@ fn along_0(rows: usize) -> Chunked {
     }
 }
 
+/// The module generated for `m` (named `m`), formatted, and the same with every run of
+/// whitespace as one space.
+fn generated(m: &onnx_aot_codegen::onnx::ModelProto) -> (String, String) {
+    let text = onnx_aot_codegen::pretty(
+        onnx_aot_codegen::generate(&bytes(m), &Options::new("m")).unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let squeezed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (text, squeezed)
+}
+
 fn graph(m: &onnx_aot_codegen::onnx::ModelProto) -> Graph {
     analyze(&bytes(m), &Options::default()).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -162,12 +173,7 @@ fn pairs_that_would_change_what_is_computed_or_gain_nothing_stay_whole() {
 #[test]
 fn the_generated_loop_calls_both_node_functions_per_chunk() {
     let m = reduce_then_arg_model(&[4099, 64, 2], FLOAT, &[2], 1, false, false);
-    let text = onnx_aot_codegen::pretty(
-        onnx_aot_codegen::generate(&bytes(&m), &Options::new("m"))
-            .unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (text, squeezed) = generated(&m);
     for want in [
         "fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64])",
         "let (mut xs, mut ys) = (x.chunks_exact(8192), y.chunks_exact_mut(64));",
@@ -241,12 +247,7 @@ fn a_reduction_over_leading_axes_runs_in_chunks_of_the_axis_after_them() {
 #[test]
 fn the_planes_loop_reads_each_plane_in_place() {
     let m = reduce_then_arg_model(&[2, 4096, 64], FLOAT, &[0], 2, false, false);
-    let text = onnx_aot_codegen::pretty(
-        onnx_aot_codegen::generate(&bytes(&m), &Options::new("m"))
-            .unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (text, squeezed) = generated(&m);
     for want in [
         "fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64])",
         "for (c, y) in y.chunks_exact_mut(64).enumerate() { node_0_reduce_max(x, t, c * 4096); \

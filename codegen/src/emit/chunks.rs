@@ -126,20 +126,15 @@ impl Emitter<'_> {
                 chunk_bytes
             ),
         ];
-        let inline = inline_attrs();
-        quote! {
-            #(#[doc = #doc])*
-            #inline
-            #[allow(clippy::inline_always)]
-            fn #name(x: &[#tx], t: &mut [#tt], y: &mut [#ty]) {
-                let (mut xs, mut ys) = (x.chunks_exact(#xc), y.chunks_exact_mut(#yc));
-                for (x, y) in (&mut xs).zip(&mut ys) {
-                    #f1(x, t);
-                    #f2(t, y);
-                }
-                #last
+        let body = quote! {
+            let (mut xs, mut ys) = (x.chunks_exact(#xc), y.chunks_exact_mut(#yc));
+            for (x, y) in (&mut xs).zip(&mut ys) {
+                #f1(x, t);
+                #f2(t, y);
             }
-        }
+            #last
+        };
+        pair_fn(&name, &doc, (tx, tt, ty), body)
     }
 
     /// The loop of a chunked pair over planes: chunk `c` of the value between the nodes is the
@@ -177,20 +172,15 @@ impl Emitter<'_> {
                 c.planes
             ),
         ];
-        let inline = inline_attrs();
-        quote! {
-            #(#[doc = #doc])*
-            #inline
-            #[allow(clippy::inline_always)]
-            fn #name(x: &[#tx], t: &mut [#tt], y: &mut [#ty]) {
-                if let Some(t) = t.get_mut(..#tc_lit) {
-                    for (c, y) in y.chunks_exact_mut(#yc_lit).enumerate() {
-                        #f1(x, t, c * #tc_lit);
-                        #f2(t, y);
-                    }
+        let body = quote! {
+            if let Some(t) = t.get_mut(..#tc_lit) {
+                for (c, y) in y.chunks_exact_mut(#yc_lit).enumerate() {
+                    #f1(x, t, c * #tc_lit);
+                    #f2(t, y);
                 }
             }
-        }
+        };
+        pair_fn(&name, &doc, (tx, tt, ty), body)
     }
 
     /// The `_rest` functions of a chunked pair whose chunks do not divide axis 0: each node's
@@ -216,6 +206,25 @@ impl Emitter<'_> {
             out.extend(self.fn_item(&rest_name(node), &[doc], "", code, types, quote!()));
         }
         out
+    }
+}
+
+/// The function of a chunked pair, `name(x, t, y)` over the element types `tx`, `tt`, `ty`, with
+/// its doc lines and loop.
+fn pair_fn(
+    name: &Ident,
+    doc: &[String],
+    (tx, tt, ty): (TokenStream, TokenStream, TokenStream),
+    body: TokenStream,
+) -> TokenStream {
+    let inline = inline_attrs();
+    quote! {
+        #(#[doc = #doc])*
+        #inline
+        #[allow(clippy::inline_always)]
+        fn #name(x: &[#tx], t: &mut [#tt], y: &mut [#ty]) {
+            #body
+        }
     }
 }
 
