@@ -230,6 +230,51 @@ fn fresh_reductions_ignore_what_the_output_held() {
     check::<bool>(|k| k % 5 == 0);
 }
 
+/// Blocks of two rows (ReduceMax/ReduceMin over a middle axis of two), several blocks a call:
+/// each lane of each block is the first row's NaN, else the second's, else the second where
+/// strictly more extreme, else the first (±0 by bits: the first of equal values stays).
+#[test]
+fn blocks_of_two_rows_reduce_block_by_block() {
+    fn check(min: bool) {
+        let mut g = Lcg(31);
+        for n in [1, 3, 4, 5, 15, 16, 17, 33, 64, 100] {
+            for blocks in [1, 2, 3, 8] {
+                let x: std::vec::Vec<f32> = (0..2 * n * blocks)
+                    .map(|_| match g.next() % 7 {
+                        0 => f32::NAN,
+                        1 => -0.0,
+                        2 => 0.0,
+                        _ => f32_pool(&mut g, false),
+                    })
+                    .collect();
+                let mut got = std::vec![7.0f32; n * blocks];
+                if min {
+                    reduce_lane_blocks_fresh::<f32, Min>(&mut got, &x, (2 * n, n));
+                } else {
+                    reduce_lane_blocks_fresh::<f32, Max>(&mut got, &x, (2 * n, n));
+                }
+                for (k, (block, got)) in x.chunks_exact(2 * n).zip(got.chunks(n)).enumerate() {
+                    for (j, &v) in got.iter().enumerate() {
+                        let (a, b) = (block[j], block[n + j]);
+                        let more = if min { b < a } else { b > a };
+                        let want = if a.is_nan() || (!b.is_nan() && !more) {
+                            a
+                        } else {
+                            b
+                        };
+                        assert!(
+                            v.to_bits() == want.to_bits() || (v.is_nan() && want.is_nan()),
+                            "min {min}, {n} lanes, block {k} lane {j}: {a} {b} gave {v}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    check(false);
+    check(true);
+}
+
 /// The reference step of a NaN-propagating reduction, written out.
 fn naive_pick(acc: f32, v: f32, max: bool) -> f32 {
     if acc.is_nan() {
