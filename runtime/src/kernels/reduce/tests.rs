@@ -119,26 +119,6 @@ fn fresh_reductions_ignore_what_the_output_held() {
                     same(&got, &definition::<T, Min>(&x, rows, n)),
                     "lanes {n}x{rows}"
                 );
-                // The same rows as blocks of two rows, each block its own reduction (ReduceMax
-                // over a middle axis of two).
-                if rows % 2 == 0 && rows > 0 {
-                    let blocks = rows / 2;
-                    let mut got = std::vec![T::HIGHEST; n * blocks];
-                    reduce_lane_blocks_fresh::<T, Max>(&mut got, &x, (2 * n, n));
-                    let mut got_min = std::vec![T::LOWEST; n * blocks];
-                    reduce_lane_blocks_fresh::<T, Min>(&mut got_min, &x, (2 * n, n));
-                    for (k, block) in x.chunks_exact(2 * n).enumerate() {
-                        let part = k * n..(k + 1) * n;
-                        assert!(
-                            same(&got[part.clone()], &definition::<T, Max>(block, 2, n)),
-                            "two-row blocks {n}x{rows}, block {k}"
-                        );
-                        assert!(
-                            same(&got_min[part], &definition::<T, Min>(block, 2, n)),
-                            "two-row blocks {n}x{rows}, block {k}"
-                        );
-                    }
-                }
                 // Rows: `n · rows / r` rows of `r`, pieces of the lane kernel.
                 for r in [1, 2, 3] {
                     let m = x.len() / r;
