@@ -743,6 +743,22 @@ fn draw_next(
     draw_node(rng, kind, version, src, format!("v{index}"))
 }
 
+/// Case `index`: the two `nodes` of a chain over `input` at `opset`, the second's output the
+/// graph's.
+fn two_node_spec(index: usize, opset: i64, input: Value, nodes: Vec<NodeSpec>) -> Spec {
+    Spec {
+        name: format!("case_{index:03}"),
+        opset,
+        default_domain_name: "",
+        input_params: vec![vec![None; input.shape.len()]],
+        inputs: vec![input],
+        nodes,
+        outputs: vec!["v1".to_string()],
+        value_info: false,
+        unshaped_outputs: false,
+    }
+}
+
 /// The value a drawn node writes.
 fn output_of(node: &NodeSpec) -> Value {
     Value {
@@ -820,17 +836,7 @@ fn planes_chain(rng: &mut Rng, index: usize) -> Spec {
             nodes.push(node);
             src = next;
         }
-        return Spec {
-            name: format!("case_{index:03}"),
-            opset,
-            default_domain_name: "",
-            inputs: vec![input()],
-            input_params: vec![vec![None; shape.len()]],
-            nodes,
-            outputs: vec!["v1".to_string()],
-            value_info: false,
-            unshaped_outputs: false,
-        };
+        return two_node_spec(index, opset, input(), nodes);
     }
 }
 
@@ -890,17 +896,7 @@ fn chunked_chain(rng: &mut Rng, index: usize) -> Spec {
             nodes.push(node);
             src = next;
         }
-        return Spec {
-            name: format!("case_{index:03}"),
-            opset,
-            default_domain_name: "",
-            inputs: vec![input()],
-            input_params: vec![vec![None; 3]],
-            nodes,
-            outputs: vec!["v1".to_string()],
-            value_info: false,
-            unshaped_outputs: false,
-        };
+        return two_node_spec(index, opset, input(), nodes);
     }
 }
 
