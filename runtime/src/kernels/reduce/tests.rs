@@ -210,49 +210,74 @@ fn fresh_reductions_ignore_what_the_output_held() {
     check::<bool>(|k| k % 5 == 0);
 }
 
-/// Blocks of two rows (ReduceMax/ReduceMin over a middle axis of two), several blocks a call:
-/// each lane of each block is the first row's NaN, else the second's, else the second where
-/// strictly more extreme, else the first (±0 by bits: the first of equal values stays).
+/// Blocks of one to six rows (ReduceMax/ReduceMin over a short middle axis), several blocks a
+/// call, through every path (a few rows of sixteen lanes or more, the lane-chunk passes, rows
+/// under sixteen): each lane of each block is its first NaN down the rows, else the first of
+/// its most extreme values (checked by bits: the NaN payload, and ±0 where the first of two
+/// equal zeros stays).
 #[test]
-fn blocks_of_two_rows_reduce_block_by_block() {
-    fn check(min: bool) {
+fn blocks_of_few_rows_reduce_block_by_block() {
+    fn check<T: Element + PartialOrd>(gen: impl Fn(u64) -> T, bits: impl Fn(T) -> u64) {
         let mut g = Lcg(31);
-        for n in [1, 3, 4, 5, 15, 16, 17, 33, 64, 100] {
-            for blocks in [1, 2, 3, 8] {
-                let x: std::vec::Vec<f32> = (0..2 * n * blocks)
-                    .map(|_| match g.next() % 7 {
-                        0 => f32::NAN,
-                        1 => -0.0,
-                        2 => 0.0,
-                        _ => f32_pool(&mut g, false),
-                    })
-                    .collect();
-                let mut got = std::vec![7.0f32; n * blocks];
-                if min {
-                    reduce_lane_blocks_fresh::<f32, Min>(&mut got, &x, (2 * n, n));
-                } else {
-                    reduce_lane_blocks_fresh::<f32, Max>(&mut got, &x, (2 * n, n));
-                }
-                for (k, (block, got)) in x.chunks_exact(2 * n).zip(got.chunks(n)).enumerate() {
-                    for (j, &v) in got.iter().enumerate() {
-                        let (a, b) = (block[j], block[n + j]);
-                        let more = if min { b < a } else { b > a };
-                        let want = if a.is_nan() || (!b.is_nan() && !more) {
-                            a
+        for n in [1, 3, 5, 15, 16, 17, 31, 33, 64, 100] {
+            for rows in 1..=6 {
+                for blocks in [1, 2, 3, 8] {
+                    let x: std::vec::Vec<T> =
+                        (0..rows * n * blocks).map(|_| gen(g.next())).collect();
+                    for min in [false, true] {
+                        let mut got = std::vec![T::ZERO; n * blocks];
+                        if min {
+                            reduce_lane_blocks_fresh::<T, Min>(&mut got, &x, (rows * n, n));
                         } else {
-                            b
-                        };
-                        assert!(
-                            v.to_bits() == want.to_bits() || (v.is_nan() && want.is_nan()),
-                            "min {min}, {n} lanes, block {k} lane {j}: {a} {b} gave {v}"
-                        );
+                            reduce_lane_blocks_fresh::<T, Max>(&mut got, &x, (rows * n, n));
+                        }
+                        for (k, (block, got)) in
+                            x.chunks_exact(rows * n).zip(got.chunks(n)).enumerate()
+                        {
+                            for (j, &v) in got.iter().enumerate() {
+                                let mut want = block[j];
+                                for r in 1..rows {
+                                    let b = block[r * n + j];
+                                    let more = if min { b < want } else { b > want };
+                                    if !want.is_nan() && (b.is_nan() || more) {
+                                        want = b;
+                                    }
+                                }
+                                assert_eq!(
+                                    bits(v),
+                                    bits(want),
+                                    "{:?} min {min}, {rows} rows of {n}, block {k} lane {j}",
+                                    T::DTYPE
+                                );
+                            }
+                        }
                     }
                 }
             }
         }
     }
-    check(false);
-    check(true);
+    // Few distinct values (ties), ±0 and NaN with payloads.
+    check::<f32>(
+        |k| match k % 9 {
+            0 => f32::from_bits(0x7fc0_0000 | (k as u32 >> 8 & 0xff)),
+            1 => -0.0,
+            2 => 0.0,
+            _ => ((k >> 4) % 13) as f32 - 6.0,
+        },
+        |v| u64::from(v.to_bits()),
+    );
+    check::<f64>(
+        |k| match k % 9 {
+            0 => f64::from_bits(0x7ff8_0000_0000_0000 | (k >> 8 & 0xff)),
+            1 => -0.0,
+            2 => 0.0,
+            _ => ((k >> 4) % 13) as f64 - 6.0,
+        },
+        f64::to_bits,
+    );
+    check::<i64>(|k| ((k >> 4) % 13) as i64 - 6, |v| v as u64);
+    check::<u16>(|k| ((k >> 4) % 13) as u16, u64::from);
+    check::<bool>(|k| (k >> 4) % 3 == 0, u64::from);
 }
 
 /// The reference step of a NaN-propagating reduction, written out.
