@@ -1,7 +1,7 @@
 //! The strided arg-reduction (ArgMax, ArgMin along an outer axis): [`arg_lanes`] takes tiles
 //! of lanes down the rows, sized by [`arg_tile`].
 
-use super::arg_groups::{arg_tile_grouped, takes_rows, GROUPED_ROWS};
+use super::arg_groups::{arg_tile_grouped, takes_rows};
 use super::half_lanes::{arg_tile_half, Out};
 use super::half_rows::{inf_of, keyed};
 use super::shared::{find_first, take, LANES, ROW_GROUP};
@@ -19,14 +19,6 @@ pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
 /// two rows of sixteen lanes ran 3x slower through it).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 const AVX2_ROWS: usize = 8;
-
-/// Blocks of at most this many `f32` (256 KiB, half an L2 of the CPUs measured) take the AVX2
-/// pass over any number of rows; larger blocks of [`GROUPED_ROWS`] rows or more keep the grouped
-/// pass. On an AMD EPYC (Zen 3), ArgMax `[32, 1000, 16]` over axis 1 ran 100 -> 52 us this way;
-/// `[1000, 524]` over axis 0 (2 MiB blocks) ran 65 -> 82 us, and the 16-lane rows the narrow
-/// kernel makes of `[2, 100000, 2]` 40 -> 58 us, so they stay grouped.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const AVX2_BLOCK_ELEMENTS: usize = 64 * 1024;
 
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
 /// `u32` row number per lane) lives on the stack and stays within 8 KiB (256 bytes with the
@@ -304,13 +296,22 @@ pub(super) fn arg_tile_pass<
             return arg_tile_half::<D, LAST, TILE>(b, out, inner, start, end, inf_of::<T>());
         }
     }
+    // `f32` takes the AVX2 pass over any number of rows, its index and value kept in registers
+    // (blocks of 1 MiB and more over 64 rows and more go down sixteen rows at a time:
+    // `arg_chunks_grouped`). Blocks of 128 rows and more over 256 KiB went by the grouped pass
+    // before (which reads each lane's winning group again at the end): measured faster on a Zen 3
+    // at the time (ArgMax `[1000, 524]` over axis 0 65 against 82 us), before the AVX2 pass went
+    // by groups and prefetched. Intel Xeon (Sapphire Rapids class), `--ours`, minimum of five
+    // interleaved runs, grouped -> AVX2: the segmentation map `[1, 150, 128, 128]` 764 -> 512 us
+    // (its rows 64 KiB apart, the second look read lines the caches had lost), `[1000, 524]`
+    // 81-86 -> 72-74 us, `[100000, 5]` 74-78 -> 68-69 us, `[2, 100000, 2]` 50-56 -> 44-45 us (ArgMax,
+    // ArgMin, ArgMin-last and `max+argmax` alike).
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if !EXACT
         && !cfg!(feature = "small-code")
         && matches!(T::DTYPE, crate::DType::F32)
         && end.saturating_sub(start) >= super::arg_lanes_avx2::LANES
         && x.len() / inner >= AVX2_ROWS
-        && (x.len() / inner < GROUPED_ROWS || x.len() <= AVX2_BLOCK_ELEMENTS)
         && super::rows_f32::avx2::available()
     {
         if let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) {

@@ -81,10 +81,9 @@ impl Best {
 /// if it met a NaN or the lanes are fewer than a chunk (the caller's exact pass then decides and
 /// writes them all).
 ///
-/// Each chunk of lanes goes down all the rows at once (callers pass blocks of fewer than
-/// `GROUPED_ROWS` rows, whose lines a chunk leaves in L1 for the next one, or blocks of any rows
-/// within 256 KiB, which stay in L2) and writes its
-/// lanes' rows and values straight from its registers; the lanes past the whole chunks are one
+/// Each chunk of lanes goes down all the rows at once (blocks of 1 MiB and more over
+/// [`GROUPED_ROWS`] rows and more: [`GROUP_ROWS`] rows at a time, see [`arg_chunks_grouped`]) and
+/// writes its lanes' rows and values straight from its registers; the lanes past the whole chunks are one
 /// more chunk that ends at `end` (overlapping the one before, which it writes again alike).
 ///
 /// # Safety
@@ -330,13 +329,20 @@ mod tests {
     }
 
     /// Blocks of 1 MiB and more over 64 rows or more (each chunk of the tile down sixteen rows at
-    /// a time, its state kept between the groups), a partial last group, lanes that are not
-    /// whole chunks, with and without NaN, the pool's ties and zeros of both signs: both tie
-    /// rules against the definition, with the values.
+    /// a time, its state kept between the groups; 128 rows and more as well, which no longer go
+    /// by the portable grouped pass), a partial last group, lanes that are not whole chunks,
+    /// with and without NaN, the pool's ties and zeros of both signs: both tie rules against the
+    /// definition, with the values.
     #[test]
     fn grouped_chunks_match_the_definition() {
         let mut g = Lcg(23);
-        for (rows, inner) in [(64, 4096), (70, 3990), (100, 2650)] {
+        for (rows, inner) in [
+            (64, 4096),
+            (70, 3990),
+            (100, 2650),
+            (150, 1800),
+            (300, 1000),
+        ] {
             assert!(rows * inner >= super::GROUPED_FROM && rows >= super::GROUPED_ROWS);
             for nan in [false, true] {
                 let x: Vec<f32> = (0..rows * inner)
@@ -368,6 +374,7 @@ mod tests {
                 (9, 17),
                 (20, 40),
                 (127, 100),
+                (150, 700),
                 (200, 16),
                 (1001, 33),
             ] {

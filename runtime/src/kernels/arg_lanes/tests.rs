@@ -36,7 +36,9 @@ fn strided_kernels_match_the_definition() {
         (33, 257),
         (5, 600),
         (70, 40),
-        // From GROUPED_ROWS on, the grouped fast pass (a partial last group included).
+        // From GROUPED_ROWS on, the grouped fast pass (a partial last group included): for
+        // tiles under sixteen lanes, and for all of them on CPUs without AVX2 (the `SSE2_ONLY`
+        // test in `arg_lanes_avx2`), where `f32` otherwise takes the AVX2 pass.
         (128, 3),
         (131, 17),
         (300, 40),
