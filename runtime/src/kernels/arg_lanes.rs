@@ -304,8 +304,8 @@ pub(super) fn arg_tile_pass<
     // by groups and prefetched. Intel Xeon (Sapphire Rapids class), `--ours`, minimum of five
     // interleaved runs, grouped -> AVX2: the segmentation map `[1, 150, 128, 128]` 764 -> 512 us
     // (its rows 64 KiB apart, the second look read lines the caches had lost), `[1000, 524]`
-    // 81-86 -> 72-74 us, `[100000, 5]` 74-78 -> 68-69 us, `[2, 100000, 2]` 50-56 -> 44-45 us (ArgMax,
-    // ArgMin, ArgMin-last and `max+argmax` alike).
+    // 81-86 -> 72-74 us, `[100000, 5]` 74-78 -> 68-69 us, `[2, 100000, 2]` 50-56 -> 44-45 us
+    // (ArgMax, ArgMin, ArgMin-last and `max+argmax` alike).
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if !EXACT
         && !cfg!(feature = "small-code")

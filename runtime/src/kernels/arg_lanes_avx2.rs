@@ -83,8 +83,9 @@ impl Best {
 ///
 /// Each chunk of lanes goes down all the rows at once (blocks of 1 MiB and more over
 /// [`GROUPED_ROWS`] rows and more: [`GROUP_ROWS`] rows at a time, see [`arg_chunks_grouped`]) and
-/// writes its lanes' rows and values straight from its registers; the lanes past the whole chunks are one
-/// more chunk that ends at `end` (overlapping the one before, which it writes again alike).
+/// writes its lanes' rows and values straight from its registers; the lanes past the whole
+/// chunks are one more chunk that ends at `end` (overlapping the one before, which it writes
+/// again alike).
 ///
 /// # Safety
 /// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
