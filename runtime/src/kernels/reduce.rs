@@ -94,10 +94,14 @@ const FEW_ROWS: usize = 4;
 
 /// Whether [`few_rows_fresh`] takes blocks of `xs` elements in rows of `ys` lanes: two to
 /// [`FEW_ROWS`] whole rows of sixteen lanes or more, of a type compared as itself (not f16 or
-/// bf16, which go by their bits).
+/// bf16, which go by their bits); never with `small-code` (firmware keeps the one lane pass).
 #[inline(always)]
 fn few_rows<T: Element>(xs: usize, ys: usize) -> bool {
-    !keyed::<T>() && ys >= LANES && xs.is_multiple_of(ys) && (2..=FEW_ROWS).contains(&(xs / ys))
+    !cfg!(feature = "small-code")
+        && !keyed::<T>()
+        && ys >= LANES
+        && xs.is_multiple_of(ys)
+        && (2..=FEW_ROWS).contains(&(xs / ys))
 }
 
 /// [`reduce_lane_blocks_fresh`] for blocks of a few rows: sixteen lanes at a time, each
@@ -165,8 +169,7 @@ fn few_rows_in<T: Element, D: Direction, const R: usize>(y: &mut [T], x: &[T], y
 }
 
 /// Each lane of `acc` that is not NaN takes the first NaN of its lane down the rows of `x`.
-#[inline(never)]
-#[cold]
+#[inline(always)]
 fn first_nans<T: Element>(acc: &mut [T], x: &[T]) {
     for row in x.chunks_exact(acc.len()) {
         for (a, &v) in acc.iter_mut().zip(row) {

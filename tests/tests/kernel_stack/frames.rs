@@ -179,6 +179,17 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
                 Some(_) if memory_only => {
                     f.calls.extend(got.iter().map(|s| s.to_string()));
                 }
+                // Likewise when every GOT entry loaded into this register is a memory function
+                // (other registers may hold other entries): the straight-line scan lost it on a
+                // path that jumps back to the call (LLVM keeps `memset` in `%r12` across the
+                // zeroing of several tiles).
+                Some(symbols)
+                    if symbols
+                        .iter()
+                        .all(|s| MEMORY_FUNCTIONS.contains(&s.as_str())) =>
+                {
+                    f.calls.extend(symbols.iter().cloned());
+                }
                 _ => f.unknown.push(format!("call {operands}")),
             }
         }
@@ -403,4 +414,22 @@ fn frames_calls_and_tail_calls_add_up() {
     let funcs = parse(copied);
     assert!(funcs["g"].calls.contains("memcpy"));
     assert!(funcs["g"].unknown.is_empty());
+    // With another GOT entry in the function: a register whose own GOT loads are all memory
+    // functions calls one of them; one that also held another entry stays unknown.
+    let mixed = "\
+0000000000000000 <h>:
+       0:\tmov    0x0(%rip),%r12        # 7 <h+0x7>
+\t\t\t3: R_X86_64_GOTPCREL\tmemset-0x4
+       7:\tcall   *%r12
+       a:\txor    %r12d,%r12d
+       d:\tmov    0x0(%rip),%rbx        # 14 <h+0x14>
+\t\t\t10: R_X86_64_GOTPCREL\thelper-0x4
+      14:\tadd    $0x1,%rbx
+      17:\tcall   *%r12
+      1a:\tcall   *%rbx
+";
+    let funcs = parse(mixed);
+    assert!(funcs["h"].calls.contains("memset"));
+    assert!(!funcs["h"].calls.contains("helper"));
+    assert_eq!(funcs["h"].unknown, ["call *%rbx"]);
 }
