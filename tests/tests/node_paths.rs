@@ -624,6 +624,35 @@ strided_int_tests! {
     i32_strided: i32, u32_strided: u32, i64_strided: i64, u64_strided: u64,
 }
 
+/// The narrow shims over many rows: the widened rows of `narrow_period(C)` lanes take the
+/// grouped pass (128 of them and more; in the twins 64-bit keys go by vectors of sixteen lanes),
+/// with rows left over after the last whole period, NaN-free and with NaN, values from the small
+/// pool (ties down every lane, across groups) and, for integers, from the whole range.
+fn narrow_many_rows<T: Pool>(seed: u64, any: impl Fn(u64) -> T) {
+    let mut g = Lcg(seed);
+    for c in [2usize, 3, 9, 15] {
+        let k = narrow_period(c) / c;
+        for r in [128 * k + k - 1, 300 * k] {
+            let n = 2 * r * c;
+            for nan in [false, true] {
+                narrow_case(&draw::<T>(&mut g, n, nan), [2, r, c]);
+            }
+            let x: Vec<T> = (0..n).map(|_| any(g.next())).collect();
+            narrow_case(&x, [2, r, c]);
+        }
+    }
+}
+
+#[test]
+fn narrow_many_rows_of_64_bit_types() {
+    each_build(|| {
+        narrow_many_rows::<i64>(11, i64::any);
+        narrow_many_rows::<u64>(12, u64::any);
+        narrow_many_rows::<f64>(13, |k| (k >> 11) as f64 * 0.25 - 1e6);
+        narrow_many_rows::<i32>(14, i32::any);
+    });
+}
+
 macro_rules! every_type {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]

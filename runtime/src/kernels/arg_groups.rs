@@ -8,7 +8,9 @@
 //! `i8`, `u8` and up to 256 groups; `u16` for 16-bit types), so that the compare of a chunk of
 //! keys selects its counters in the same vector width, with no widening of the mask.
 
-use super::shared::{is_float, keys_of, nan_pairs, prefetch, step, take_chunk, AHEAD_BYTES, LANES};
+use super::shared::{
+    flag_nan, is_float, keys_of, nan_pairs, prefetch, step, take_chunk, AHEAD_BYTES, LANES,
+};
 use crate::{Direction, Element};
 
 /// From this many rows on, the fast pass of `arg_lanes` goes by groups; below, the second look
@@ -349,7 +351,8 @@ fn merge<T: Element, D: Direction, const LAST: bool, C: Counter>(
 /// (Zen 3), minimum of 300 interleaved calls, ArgMax over axis 0, 64 -> 128 bytes: `u8`
 /// `[200, 5000]` 48 -> 41 us, `[3000, 300]` 49 -> 39, `[1000, 2097]` 107 -> 96, `i32`
 /// `[1000, 524]` 100 -> 86, `[200, 2600]` 103 -> 90. 2-byte keys keep 64 bytes (128 measured
-/// 1.15-1.3x slower for them, with their groups of 32 rows).
+/// 1.15-1.3x slower for them, with their groups of 32 rows). 64-bit keys go by sixteen lanes in
+/// the twins (AVX2 has their compare; figures at `arg_lanes_narrow_wide`), else by eight scalar.
 ///
 /// With `WIDE` (or a build for AVX2), 1- and 2-byte integer keys and bool take the hand-written
 /// AVX2 pass instead ([`super::arg_groups_avx2::group_keys`]: three instructions per 32 bytes of a row, where the loop
@@ -394,6 +397,8 @@ fn group_lanes<T: Element, D: Direction, const LAST: bool, const WIDE: bool>(
             chunk_lanes::<T, D, LAST, u16, 32>(group, inner, start, flat, rflat, nans)
         } else if const { size_of::<T::Key>() == 4 } && WIDE {
             chunk_lanes::<T, D, LAST, u32, 32>(group, inner, start, flat, rflat, nans)
+        } else if const { size_of::<T::Key>() == 8 } && WIDE {
+            chunk_lanes::<T, D, LAST, u32, 16>(group, inner, start, flat, rflat, nans)
         } else if const { size_of::<T::Key>() == 8 } {
             chunk_lanes::<T, D, LAST, u32, 8>(group, inner, start, flat, rflat, nans)
         } else {
@@ -475,15 +480,6 @@ fn chunk_lanes<T: Element, D: Direction, const LAST: bool, P: Counter, const W: 
         }
     }
     chunks.len() * W
-}
-
-/// [`nan_pairs`] over every sixteen elements of a chunk of `W`.
-#[inline(always)]
-fn flag_nan<T: Element, const W: usize>(nans: &mut [u32; LANES / 2], ch: &[T; W]) {
-    let (subs, _) = ch.as_chunks::<LANES>();
-    for sub in subs {
-        nan_pairs(nans, sub);
-    }
 }
 
 /// The grouped pass for floats (and every type with `small-code`; NaN-free tiles): rows in groups

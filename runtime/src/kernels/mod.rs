@@ -79,7 +79,7 @@ pub(crate) mod isa;
 ))]
 mod lane_walk_avx2;
 mod mid_rows;
-mod narrow;
+pub(crate) mod narrow;
 mod planes;
 mod reduce;
 #[cfg(all(

@@ -16,6 +16,11 @@ use super::hardmax::hardmax_row;
 use super::reduce::{fold, reduce_lanes_rows};
 use super::shared::{fill, step, take, LANES};
 use crate::{Direction, Element, Max};
+#[cfg_attr(debug_assertions, allow(unused_imports))]
+pub(crate) use wide::arg_lanes_narrow_wide;
+use wide::ArgLanes;
+
+mod wide;
 
 /// Rows of the unrolled kernels taken together: their indices are kept as `u32` on the stack and
 /// widened once per tile.
@@ -418,7 +423,7 @@ pub(crate) fn arg_lanes_narrow_in<T: Element, D: Direction, const LAST: bool>(
     y: &mut [i64],
     c: usize,
     w: usize,
-    lanes: impl FnOnce(&[T], &mut [i64], usize),
+    lanes: impl ArgLanes<T>,
 ) {
     let k = w.checked_div(c).unwrap_or(0);
     if c == 0 || k == 0 || !w.is_multiple_of(c) {
@@ -431,7 +436,7 @@ pub(crate) fn arg_lanes_narrow_in<T: Element, D: Direction, const LAST: bool>(
         return;
     }
     if c > LANES || w > MAX_PERIOD {
-        lanes(x, y, c);
+        lanes.run(x, y, c);
         return;
     }
     let rows = x.len() / c;
@@ -442,7 +447,7 @@ pub(crate) fn arg_lanes_narrow_in<T: Element, D: Direction, const LAST: bool>(
     if groups > 0 {
         let mut idx = [0i64; MAX_PERIOD];
         let idx = &mut idx[..w];
-        lanes(&x[..groups * w], idx, w);
+        lanes.run(&x[..groups * w], idx, w);
         for (j, &q) in idx.iter().enumerate() {
             let at = q as usize * k + j / c;
             let v = x[at * c + j % c];

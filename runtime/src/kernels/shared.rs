@@ -292,6 +292,15 @@ pub(super) fn nan_pairs<T: Element>(nans: &mut [u32; LANES / 2], ch: &[T; LANES]
     }
 }
 
+/// [`nan_pairs`] over every sixteen elements of a chunk of `W`.
+#[inline(always)]
+pub(super) fn flag_nan<T: Element, const W: usize>(nans: &mut [u32; LANES / 2], ch: &[T; W]) {
+    let (subs, _) = ch.as_chunks::<LANES>();
+    for sub in subs {
+        nan_pairs(nans, sub);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::highest_bit;

@@ -235,6 +235,12 @@ pub fn arg_blocks_narrow<
                 kernels::arg_lanes_narrow::<T, D, LAST, C, W, TILE>(x, y);
             }
         }
+    } else {
+        if r * C > 0 {
+            for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(C)) {
+                kernels::narrow::arg_lanes_narrow_wide::<T, D, LAST, C, W, TILE>(x, y);
+            }
+        }
     });
 }
 

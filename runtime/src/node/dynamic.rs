@@ -130,9 +130,15 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
         // Several rows at a time as one wide row.
         let w = narrow_period(inner);
         for (x, y) in x.chunks_exact(block).zip(y.chunks_exact_mut(inner)) {
-            arg_lanes_narrow_in::<T, D, LAST>(x, y, inner, w, |x, y, n| {
-                lanes::<T, D, LAST>(x, y, &mut [], n);
-            });
+            arg_lanes_narrow_in::<T, D, LAST>(
+                x,
+                y,
+                inner,
+                w,
+                |x: &[T], y: &mut [i64], n: usize| {
+                    lanes::<T, D, LAST>(x, y, &mut [], n);
+                },
+            );
         }
         if !v.is_empty() {
             arg_values(x, y, v, r, inner);
