@@ -16,9 +16,17 @@ use super::hardmax::hardmax_row;
 use super::reduce::{fold, reduce_lanes_rows};
 use super::shared::{fill, step, take, LANES};
 use crate::{Direction, Element, Max};
-#[cfg_attr(debug_assertions, allow(unused_imports))]
-pub(crate) use wide::arg_lanes_narrow_wide;
 use wide::ArgLanes;
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        not(target_feature = "avx2"),
+        not(feature = "small-code"),
+        not(debug_assertions)
+    )),
+    allow(unused_imports)
+)]
+pub(crate) use wide::{arg_lanes_narrow_wide, hardmax_lanes_narrow_wide};
 
 mod wide;
 
@@ -244,6 +252,21 @@ pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TI
     x: &[T],
     y: &mut [T],
 ) {
+    hardmax_lanes_narrow_in::<T, C, W, TILE, false>(x, y);
+}
+
+/// The body of [`hardmax_lanes_narrow`]; `WIDE` in the twins.
+#[inline(always)]
+fn hardmax_lanes_narrow_in<
+    T: Element,
+    const C: usize,
+    const W: usize,
+    const TILE: usize,
+    const WIDE: bool,
+>(
+    x: &[T],
+    y: &mut [T],
+) {
     // Blocks under one wide row: each lane's row by a plain loop (`C` known), then the outputs.
     // (The lane kernel's setup cost these blocks more than their rows: `[16384, 16, 2]` over
     // axis 1 0.45-0.49x of the time; over a few wide rows, `[128, 4]` blocks, 1.2x slower.)
@@ -259,7 +282,11 @@ pub fn hardmax_lanes_narrow<T: Element, const C: usize, const W: usize, const TI
         return;
     }
     let mut at = [0i64; C];
-    arg_lanes_narrow::<T, Max, false, C, W, TILE>(x, &mut at);
+    if WIDE {
+        arg_lanes_narrow_wide::<T, Max, false, C, W, TILE>(x, &mut at);
+    } else {
+        arg_lanes_narrow::<T, Max, false, C, W, TILE>(x, &mut at);
+    }
     fill(y, T::ZERO);
     for (c, &r) in at.iter().enumerate() {
         if let Some(o) = (r as usize).checked_mul(C).and_then(|i| y.get_mut(i + c)) {

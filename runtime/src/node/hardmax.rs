@@ -106,12 +106,24 @@ pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE
 ) {
     #[cfg(debug_assertions)]
     T::hardmax_blocks(x, y, r, C);
+    // 64-bit types in the AVX2/AVX-512 twins, whose lane kernel they inline
+    // (`kernels::narrow::arg_lanes_narrow_wide`); the others gained nothing from a twin.
     #[cfg(not(debug_assertions))]
-    if r * C > 0 {
-        for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(r * C)) {
-            kernels::hardmax_lanes_narrow::<T, C, W, TILE>(x, y);
+    wide!(super::wide::enough::<T>(x.len()) && size_of::<T>() == 8;
+        [T: Thin, const C: usize, const W: usize, const TILE: usize] [T, C, W, TILE]
+        (x: &[T], y: &mut [T], r: usize) -> () {
+        if r * C > 0 {
+            for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(r * C)) {
+                kernels::hardmax_lanes_narrow::<T, C, W, TILE>(x, y);
+            }
         }
-    }
+    } else {
+        if r * C > 0 {
+            for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(r * C)) {
+                kernels::narrow::hardmax_lanes_narrow_wide::<T, C, W, TILE>(x, y);
+            }
+        }
+    });
 }
 
 /// Hardmax over reduced axes that are not contiguous (runs of size and stride).

@@ -17,9 +17,9 @@
 //! 128 (`arg_row_wide`, a path of its own, inlined whole: rows of 80 1.2x), and Hardmax over
 //! contiguous rows of 64-bit types at any length (f64 rows of 1000 1.04–1.07x, i64 1.3–1.5x:
 //! SSE2 has two such lanes a vector and no 64-bit integer compare). The other row kernels,
-//! the planes kernel and narrow Hardmax did not gain or lost (their per-row helpers are out of
-//! line, compiled once without AVX2 and entered from AVX2 code), nor did f16 and bf16, whose
-//! kernels are out of line: they keep one build.
+//! the planes kernel and narrow Hardmax (but for 64-bit types) did not gain or lost (their
+//! per-row helpers are out of line, compiled once without AVX2 and entered from AVX2 code), nor
+//! did f16 and bf16, whose kernels are out of line: they keep one build.
 //!
 //! The strided arg-reductions (all three forms) and the strided reductions of `f32` and `f64`
 //! also have an **AVX-512 twin** (`avx2,avx512f,avx512bw,avx512vl,avx512dq`), taken on CPUs

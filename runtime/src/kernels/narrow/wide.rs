@@ -1,7 +1,7 @@
 //! The narrow arg-reduction in the strided shims' AVX2 and AVX-512 twins (`node/wide.rs`), and
 //! the lane kernels [`super::arg_lanes_narrow_in`] runs over its widened rows.
 
-use super::{arg_lanes, arg_lanes_narrow_in};
+use super::{arg_lanes, arg_lanes_narrow_in, hardmax_lanes_narrow_in};
 use crate::{Direction, Element};
 use core::marker::PhantomData;
 
@@ -76,4 +76,28 @@ impl<T: Element, D: Direction, const LAST: bool, const TILE: usize> ArgLanes<T>
     fn run(self, x: &[T], y: &mut [i64], inner: usize) {
         crate::kernels::arg_lanes::arg_lanes_wide::<T, D, LAST, TILE>(x, y, &mut [], inner);
     }
+}
+
+/// [`hardmax_lanes_narrow`](super::hardmax_lanes_narrow) in the AVX2 and AVX-512 twins
+/// (`node/wide.rs`, 64-bit types): its arg-reduction by [`arg_lanes_narrow_wide`], inlined.
+#[inline(always)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        not(target_feature = "avx2"),
+        not(feature = "small-code"),
+        not(debug_assertions)
+    )),
+    allow(dead_code)
+)]
+pub(crate) fn hardmax_lanes_narrow_wide<
+    T: Element,
+    const C: usize,
+    const W: usize,
+    const TILE: usize,
+>(
+    x: &[T],
+    y: &mut [T],
+) {
+    hardmax_lanes_narrow_in::<T, C, W, TILE, true>(x, y);
 }
