@@ -1,6 +1,17 @@
 //! The narrow arg-reduction in the strided shims' AVX2 and AVX-512 twins (`node/wide.rs`), and
 //! the lane kernels [`super::arg_lanes_narrow_in`] runs over its widened rows.
 
+// Only the twins (x86-64 optimized builds for baseline x86-64, without `small-code`) call this.
+#![cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        not(target_feature = "avx2"),
+        not(feature = "small-code"),
+        not(debug_assertions)
+    )),
+    allow(dead_code)
+)]
+
 use super::{arg_lanes, arg_lanes_narrow_in, hardmax_lanes_narrow_in};
 use crate::{Direction, Element};
 use core::marker::PhantomData;
@@ -15,15 +26,6 @@ use core::marker::PhantomData;
 /// Types of 1 to 4 bytes keep the call (inlined they ran 5-10% slower: `i32` `[262144, 2]`
 /// 1.60 -> 1.83x).
 #[inline(always)]
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        not(target_feature = "avx2"),
-        not(feature = "small-code"),
-        not(debug_assertions)
-    )),
-    allow(dead_code)
-)]
 pub(crate) fn arg_lanes_narrow_wide<
     T: Element,
     D: Direction,
@@ -58,15 +60,6 @@ impl<T, F: FnOnce(&[T], &mut [i64], usize)> ArgLanes<T> for F {
 
 /// The twins' lane kernel, always inlined (a closure is a function of its own, compiled
 /// without the twin's instruction sets unless LLVM chooses to inline it).
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        not(target_feature = "avx2"),
-        not(feature = "small-code"),
-        not(debug_assertions)
-    )),
-    allow(dead_code)
-)]
 struct WideLanes<D, const LAST: bool, const TILE: usize>(PhantomData<D>);
 
 impl<T: Element, D: Direction, const LAST: bool, const TILE: usize> ArgLanes<T>
@@ -81,15 +74,6 @@ impl<T: Element, D: Direction, const LAST: bool, const TILE: usize> ArgLanes<T>
 /// [`hardmax_lanes_narrow`](super::hardmax_lanes_narrow) in the AVX2 and AVX-512 twins
 /// (`node/wide.rs`, 64-bit types): its arg-reduction by [`arg_lanes_narrow_wide`], inlined.
 #[inline(always)]
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        not(target_feature = "avx2"),
-        not(feature = "small-code"),
-        not(debug_assertions)
-    )),
-    allow(dead_code)
-)]
 pub(crate) fn hardmax_lanes_narrow_wide<
     T: Element,
     const C: usize,
