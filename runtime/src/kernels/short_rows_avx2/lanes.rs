@@ -9,8 +9,8 @@ use core::arch::x86_64::{
     _mm256_min_epi16, _mm256_min_epi32, _mm256_min_epi8, _mm256_min_epu16, _mm256_min_epu32,
     _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256,
     _mm256_set1_epi16, _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
-    _mm256_shuffle_ps, _mm256_srai_epi16, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_sub_epi8,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm_loadu_si128,
+    _mm256_shuffle_ps, _mm256_sign_epi16, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_sub_epi8,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm_loadu_si128,
 };
 
 use crate::Direction;
@@ -123,10 +123,8 @@ pub(in crate::kernels) fn key<K: Lanes>(v: __m256i) -> __m256i {
         return v;
     }
     // Sign-magnitude to two's complement: the magnitude, negated where the sign is set (-0 to
-    // 0, as +0).
-    let m = _mm256_and_si256(v, _mm256_set1_epi16(0x7fff));
-    let s = _mm256_srai_epi16::<15>(v);
-    _mm256_sub_epi16(_mm256_xor_si256(m, s), s)
+    // 0, as +0). The magnitude is `track`'s too.
+    _mm256_sign_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x7fff)), v)
 }
 
 /// The f16 or bf16 bits of the numbers with keys `k` (+0 for 0).
