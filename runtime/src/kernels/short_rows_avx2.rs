@@ -14,6 +14,8 @@
 //! row gathered without branches. f16 and bf16 are compared by their order keys,
 //! NaN flagged on the side: a block with a NaN is done again by the exact rule.
 //!
+//! Reductions over rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]).
+//!
 //! For the CPUs [`available`] finds; the callers check.
 
 use core::arch::x86_64::{
@@ -31,6 +33,7 @@ use crate::{DType, Direction, Element};
 mod block;
 pub(super) mod lanes;
 mod tagged;
+mod tiny;
 
 use block::{blocks, tree, Block};
 use lanes::{any_nan, key, nans, pick, unkey, Halves, I16s, I32s, I8s, Lanes, U16s, U32s, U8s};
@@ -231,6 +234,10 @@ fn exact_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
 /// done (the rest are the caller's). Nothing done unless [`fits`] and [`available`].
 #[inline(always)]
 pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) -> usize {
+    if tiny::fits::<T>(n) && available() {
+        // SAFETY: `available` found AVX2.
+        return unsafe { tiny::reduce_rows::<T, D>(y, x, n) };
+    }
     if !fits::<T>(n) || !available() {
         return 0;
     }
