@@ -195,12 +195,18 @@ fn contiguous<T: Sample>(rng: &mut Rng, what: &str) {
     }
 }
 
-/// Short rows: the unrolled kernels for each row length under 32.
+/// Short rows: the unrolled kernels for each row length under 32 (and, for 1- and 2-byte
+/// types, the sliding window over rows of 2 to 7 bytes).
 fn short_rows<T: Sample>(rng: &mut Rng, what: &str) {
     macro_rules! each {
         ($($r:literal)*) => {$(
             for _ in 0..cases() {
-                let rows = 1 + (rng.next() % 150) as usize;
+                // Now and then enough rows for whole tiles of the kernel of rows under eight
+                // bytes (128 to 512 rows a tile).
+                let rows = match rng.next() % 4 {
+                    0 => 500 + (rng.next() % 700) as usize,
+                    _ => 1 + (rng.next() % 150) as usize,
+                };
                 let x: Vec<T> = draw(rng, rows * $r);
                 let ctx = format!("{what} short rows of {}, {rows} rows", $r);
                 let mut y = vec![-1i64; rows];
@@ -220,7 +226,7 @@ fn short_rows<T: Sample>(rng: &mut Rng, what: &str) {
             }
         )*};
     }
-    each!(1 2 3 5 8 16 20 31);
+    each!(1 2 3 4 5 6 7 8 16 20 31);
 }
 
 /// Strided lanes: `arg_lanes`, `arg_lanes_values`, `reduce_lanes_rows`, `hardmax_lanes`, on

@@ -14,7 +14,7 @@
 //! row gathered without branches. f16 and bf16 are compared by their order keys,
 //! NaN flagged on the side: a block with a NaN is done again by the exact rule.
 //!
-//! Reductions over rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]).
+//! Rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]).
 //!
 //! For the CPUs [`available`] finds; the callers check.
 
@@ -267,6 +267,10 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
     v: &mut [T],
     n: usize,
 ) -> usize {
+    if tiny::fits::<T>(n) && available() {
+        // SAFETY: `available` found AVX2.
+        return unsafe { tiny::arg_rows::<T, D, LAST, VALUES, I>(x, y, v, n) };
+    }
     if !fits_arg::<T>(n) || !available() {
         return 0;
     }
@@ -308,16 +312,24 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
 /// fill and its ones. The rows done (whole blocks; the rest are the caller's).
 #[inline(always)]
 pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], n: usize) -> usize {
-    /// Rows a tile of positions holds.
-    const TILE: usize = 64;
-    if !fits_arg::<T>(n) || !available() {
+    /// Rows a tile of positions holds: a tile of the kernel of rows under 8 bytes for f16 and
+    /// bf16 rows (2 or 3 elements: 256 or 160 rows), several blocks (32 rows at most) else.
+    const TILE: usize = 256;
+    // Whole tiles of the kernel that takes the rows.
+    let whole = if tiny::fits::<T>(n) {
+        tiny::tile_rows(n * size_of::<T>())
+    } else {
+        32
+    };
+    if !(fits_arg::<T>(n) || tiny::fits::<T>(n)) || whole > TILE || !available() {
         return 0;
     }
     let rows = (x.len() / n).min(y.len() / n);
     let mut done = 0;
     let mut at = [0u32; TILE];
     while done < rows {
-        let (Some(x), Some(at)) = (x.get(done * n..), at.get_mut(..(rows - done).min(TILE))) else {
+        let take = (rows - done).min(TILE / whole * whole);
+        let (Some(x), Some(at)) = (x.get(done * n..), at.get_mut(..take)) else {
             break;
         };
         let k = arg_rows::<T, crate::Max, false, false, u32>(x, at, &mut [], n);

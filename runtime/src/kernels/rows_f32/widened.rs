@@ -64,7 +64,10 @@ pub(in crate::kernels) fn fits<T: Element>(n: usize) -> bool {
     // widens them with their positions instead): f16 and bf16 rows of 12 over 2 MiB 285-307 us
     // here, 181-191 there. Rows of 8 to 15 bytes measured alike both ways (f16 rows of 6:
     // ArgMax 248 -> 266 us, ArgMin-last 250 -> 235) and stay.
-    let own = (16..=32).contains(&(n * size_of::<T>()));
+    // Rows of 2 to 7 bytes go to the sliding window in the types' own width
+    // (`short_rows_avx2::tiny`): over 2 MiB, u8 rows of 5 723-751 us here, 269-282 there; f16
+    // rows of 3 408-424 and 255-269; bf16 rows of 2 (writes eight bytes per four read) alike.
+    let own = (16..=32).contains(&(n * size_of::<T>())) || n * size_of::<T>() <= 7;
     !cfg!(feature = "small-code")
         && (2..=longest).contains(&n)
         && !own

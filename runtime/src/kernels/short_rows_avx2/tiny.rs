@@ -1,19 +1,50 @@
-//! Reductions of rows of 2 to 7 bytes (`u8`, `i8` and bool rows of 2 to 7, `u16` and `i16`
-//! rows of 2 or 3): too short for a row per lane, which would leave most of each 16-byte half
-//! idle, and short enough for a sliding window. The vector loaded at a run of rows, folded with
-//! the `n - 1` vectors loaded one element further each, holds in each position the extreme of
-//! the `n` elements from there; the rows' starts (every `n`-th element) are gathered by one
-//! in-lane shuffle into a tile on the stack, which is then folded into `y` a vector at a time.
-//! (The portable fold took one compare per element: `u8` rows of 5 at about 4x a streaming
-//! read.)
+//! Rows of 2 to 7 bytes (`u8`, `i8` and bool rows of 2 to 7; `u16`, `i16`, f16 and bf16 rows
+//! of 2 or 3): too short for a row per lane, which would leave most of each 16-byte half idle,
+//! and short enough for a sliding window. The vector loaded at a run of rows, folded with the
+//! `n - 1` vectors loaded one element further each, holds in each position the extreme of the
+//! `n` elements from there ([`window`]), and for the arg-reductions the position among them
+//! that the tie rule picks (the loads folded from the window's end for the first, from its
+//! start for the last). The rows' starts (every `n`-th element) are gathered by one in-lane
+//! shuffle into tiles on the stack, which then go to `y` (and `v`). f16 and bf16 go by their
+//! order keys, NaN flagged on the side: a tile that held one is done again by the exact rule.
+//! (The portable kernels took one compare per element: `u8` rows of 5 reduced at 15x a
+//! streaming read, and searched at 20x.)
 
 use core::arch::x86_64::{
-    __m128i, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_shuffle_epi8,
+    __m128i, __m256i, _mm256_blendv_epi8, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_set1_epi16, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
     _mm256_storeu_si256, _mm_storel_epi64,
 };
 
-use super::lanes::{load, pick, I16s, I8s, Lanes, U16s, U8s};
+use super::exact_rows;
+use super::lanes::{
+    any_nan, equal, key, load, nans, pick, track, unkey, Halves, I16s, I8s, Lanes, U16s, U8s,
+};
+use crate::kernels::index::{index, Index};
+use crate::kernels::reduce::fold;
 use crate::{DType, Direction, Element};
+
+/// Calls `$f::<..., N>($args)` with the row length `$n` as the constant `N` (the window's
+/// loads unrolled), for rows of 2 to 7 elements (1-byte types) or 2 and 3 (2-byte ones,
+/// `short`); 0 for other lengths.
+macro_rules! by_length {
+    ($n:expr, short, $f:ident::<$($g:ty),*>($($a:expr),*)) => {
+        match $n {
+            2 => $f::<$($g),*, 2>($($a),*),
+            3 => $f::<$($g),*, 3>($($a),*),
+            _ => 0,
+        }
+    };
+    ($n:expr, $f:ident::<$($g:ty),*>($($a:expr),*)) => {
+        match $n {
+            4 => $f::<$($g),*, 4>($($a),*),
+            5 => $f::<$($g),*, 5>($($a),*),
+            6 => $f::<$($g),*, 6>($($a),*),
+            7 => $f::<$($g),*, 7>($($a),*),
+            n => by_length!(n, short, $f::<$($g),*>($($a),*)),
+        }
+    };
+}
 
 /// The longest rows taken, in bytes: from 8 bytes a row per lane does ([`super::MIN_BYTES`]).
 pub(super) const MAX_ROW: usize = 7;
@@ -22,22 +53,24 @@ pub(super) const MAX_ROW: usize = 7;
 /// row)` elements, a whole number of vectors.
 const LOADS: usize = 32;
 
-/// The tile of the extremes, with room for the last load's eight-byte stores.
+/// A tile of gathered lanes (at most 16 bytes a load), with room for the last load's
+/// eight-byte stores.
 const OUT: usize = LOADS * 16 + 8;
 
-/// Whether rows of `n` elements of `T` are this kernel's: 1- and 2-byte integers and bool, two
-/// elements or more and at most [`MAX_ROW`] bytes.
+/// Whether rows of `n` elements of `T` are this kernel's: 1- and 2-byte integers, bool, f16
+/// and bf16, two elements or more and at most [`MAX_ROW`] bytes.
 #[inline(always)]
 pub(super) fn fits<T: Element>(n: usize) -> bool {
     matches!(
         T::DTYPE,
-        DType::U8 | DType::Bool | DType::I8 | DType::U16 | DType::I16
+        DType::U8 | DType::Bool | DType::I8 | DType::U16 | DType::I16 | DType::F16 | DType::BF16
     ) && n >= 2
         && n * size_of::<T>() <= MAX_ROW
 }
 
-/// Folds each contiguous row of `n` of `x` into the matching element of `y`, whole tiles of
-/// rows; the rows done (the rest are the caller's; none unless [`fits`]).
+/// Folds each contiguous row of `n` of `x` into the matching element of `y` (a NaN in `y`
+/// stays, otherwise the row's first NaN), whole tiles of rows; the rows done (the rest are the
+/// caller's; none unless [`fits`]).
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -51,191 +84,325 @@ pub(super) unsafe fn reduce_rows<T: Element, D: Direction>(
     if !fits::<T>(n) {
         return 0;
     }
-    let Some(xb) = super::bytes(x) else {
-        return 0;
-    };
-    // SAFETY: `fits` kept to types of one or two bytes without padding, where every bit
-    // pattern the kernel writes (an element of `x` or of `y`) is a value; the bytes cover the
-    // same memory, borrowed as long.
-    let yb =
-        unsafe { core::slice::from_raw_parts_mut(y.as_mut_ptr().cast::<u8>(), size_of_val(y)) };
     // SAFETY (each arm): AVX2 (the caller's); the lanes are `T`'s.
     unsafe {
         by_dtype!(T {
-            DType::U8 | DType::Bool => by_length::<U8s, D>(yb, xb, n),
-            DType::I8 => by_length::<I8s, D>(yb, xb, n),
-            DType::U16 => by_length::<U16s, D>(yb, xb, n),
-            DType::I16 => by_length::<I16s, D>(yb, xb, n),
+            DType::U8 | DType::Bool => by_length!(n, reduce_in::<U8s, D, T>(y, x)),
+            DType::I8 => by_length!(n, reduce_in::<I8s, D, T>(y, x)),
+            DType::U16 => by_length!(n, short, reduce_in::<U16s, D, T>(y, x)),
+            DType::I16 => by_length!(n, short, reduce_in::<I16s, D, T>(y, x)),
+            DType::F16 => by_length!(n, short, reduce_in::<Halves<0x7c00>, D, T>(y, x)),
+            DType::BF16 => by_length!(n, short, reduce_in::<Halves<0x7f80>, D, T>(y, x)),
         } else 0)
     }
 }
 
-/// [`reduce_rows`] of lanes `K`, the row length a constant (the window's loads unrolled).
+/// The index of the extreme of each contiguous row of `n` of `x` into `y` (the first, or the
+/// last with `LAST`; a NaN beats every number), with `VALUES` each row's extreme into `v`;
+/// whole tiles of rows, the rows done (the rest are the caller's; none unless [`fits`]).
 ///
 /// # Safety
 /// The CPU has AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn by_length<K: Lanes, D: Direction>(y: &mut [u8], x: &[u8], n: usize) -> usize {
-    // SAFETY (each arm): AVX2.
+pub(super) unsafe fn arg_rows<T, D, const LAST: bool, const VALUES: bool, I>(
+    x: &[T],
+    y: &mut [I],
+    v: &mut [T],
+    n: usize,
+) -> usize
+where
+    T: Element,
+    D: Direction,
+    I: Index,
+{
+    if !fits::<T>(n) {
+        return 0;
+    }
+    // SAFETY (each arm): AVX2 (the caller's); the lanes are `T`'s.
     unsafe {
-        match n {
-            2 => windows::<K, D, 2>(y, x),
-            3 => windows::<K, D, 3>(y, x),
-            4 if K::SIZE == 1 => windows::<K, D, 4>(y, x),
-            5 if K::SIZE == 1 => windows::<K, D, 5>(y, x),
-            6 if K::SIZE == 1 => windows::<K, D, 6>(y, x),
-            7 if K::SIZE == 1 => windows::<K, D, 7>(y, x),
-            _ => 0,
+        by_dtype!(T {
+            DType::U8 | DType::Bool => {
+                by_length!(n, arg_in::<U8s, D, LAST, VALUES, T, I>(x, y, v))
+            },
+            DType::I8 => by_length!(n, arg_in::<I8s, D, LAST, VALUES, T, I>(x, y, v)),
+            DType::U16 => by_length!(n, short, arg_in::<U16s, D, LAST, VALUES, T, I>(x, y, v)),
+            DType::I16 => by_length!(n, short, arg_in::<I16s, D, LAST, VALUES, T, I>(x, y, v)),
+            DType::F16 => {
+                by_length!(n, short, arg_in::<Halves<0x7c00>, D, LAST, VALUES, T, I>(x, y, v))
+            },
+            DType::BF16 => {
+                by_length!(n, short, arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v))
+            },
+        } else 0)
+    }
+}
+
+/// The tile of rows of `N` elements of lanes `K`: which bytes of a load's windows are the
+/// rows' starts, and how many rows and bytes a tile covers.
+struct Shape {
+    /// Rows per load (`32 / row`).
+    per: usize,
+    /// Rows starting in a load's low half.
+    low: usize,
+    /// The in-lane shuffle that gathers the rows' starts of each half into its first bytes.
+    mask: __m256i,
+    /// Bytes per row.
+    row: usize,
+    /// Bytes a tile reads from its start: to 32 bytes past its last load's last window.
+    reach: usize,
+}
+
+/// Rows a tile holds for rows of `row` bytes (of the lengths this kernel takes; 0 for
+/// others).
+pub(super) fn tile_rows(row: usize) -> usize {
+    if (2..=MAX_ROW).contains(&row) {
+        LOADS * (32 / row)
+    } else {
+        0
+    }
+}
+
+impl Shape {
+    /// The shape of rows of `n` elements of `s` bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(n: usize, s: usize) -> Self {
+        let row = n * s;
+        let (per, low) = (32 / row, 16usize.div_ceil(row));
+        let mut mask = [0x80u8; 32];
+        for (i, m) in mask.iter_mut().enumerate() {
+            let (half, at) = (i / 16, i % 16);
+            let k = at / s + half * low;
+            if (half == 0 && k < low) || (half == 1 && k < per) {
+                *m = (k * row + at % s - half * 16) as u8;
+            }
+        }
+        Self {
+            per,
+            low,
+            // SAFETY: 32 bytes.
+            mask: unsafe { load(&mask, 0) },
+            row,
+            reach: (LOADS - 1) * per * row + (n - 1) * s + 32,
+        }
+    }
+
+    /// Rows per tile.
+    fn rows(&self) -> usize {
+        tile_rows(self.row)
+    }
+
+    /// Whole tiles in `rows` rows of an input of `len` bytes, the last one's reach inside it.
+    fn tiles(&self, rows: usize, len: usize) -> usize {
+        let mut tiles = rows / self.rows();
+        while tiles > 0 && (tiles - 1) * self.rows() * self.row + self.reach > len {
+            tiles -= 1;
+        }
+        tiles
+    }
+
+    /// Byte offset in `x` of load `j` of tile `t`.
+    fn at(&self, t: usize, j: usize) -> usize {
+        (t * LOADS + j) * self.per * self.row
+    }
+
+    /// The lanes of `w` at load `j`'s rows' starts into `out`, from row `j · per` on (elements
+    /// of `s` bytes): the low half's rows, then the high half's over the low half's zeros; the
+    /// next load's stores go over this one's zeros.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn gather(&self, out: &mut [u8; OUT], j: usize, s: usize, w: __m256i) {
+        let g = _mm256_shuffle_epi8(w, self.mask);
+        let (lo, hi) = (_mm256_castsi256_si128(g), _mm256_extracti128_si256::<1>(g));
+        let o = j * self.per * s;
+        debug_assert!(j < LOADS && self.per * s <= 16);
+        // SAFETY: `o + low · s + 8 <= LOADS · 16 + 8 = OUT`: `j < LOADS`, `per · s <= 16`.
+        unsafe {
+            _mm_storel_epi64(out.as_mut_ptr().add(o).cast::<__m128i>(), lo);
+            _mm_storel_epi64(out.as_mut_ptr().add(o + self.low * s).cast::<__m128i>(), hi);
         }
     }
 }
 
-/// The in-lane shuffle that gathers, from a vector of window extremes of rows of `row` bytes
-/// of elements of `s` bytes, the rows starting in each half into that half's first bytes; and
-/// how many rows start in the low half.
-fn gather(row: usize, s: usize) -> ([u8; 32], usize) {
-    let rows = 32 / row;
-    let low = 16usize.div_ceil(row);
-    let mut mask = [0x80u8; 32];
-    for (i, m) in mask.iter_mut().enumerate() {
-        let (half, at) = (i / 16, i % 16);
-        let k = at / s + half * low;
-        if (half == 0 && k < low) || (half == 1 && k < rows) {
-            *m = (k * row + at % s - half * 16) as u8;
-        }
-    }
-    (mask, low)
-}
-
-/// [`reduce_rows`] of rows of `N` elements of lanes `K` (`y` and `x` as bytes).
-///
-/// # Safety
-/// The CPU has AVX2.
+/// Position `e` in every lane of `K`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn windows<K: Lanes, D: Direction, const N: usize>(y: &mut [u8], x: &[u8]) -> usize {
-    let (s, row) = (K::SIZE, N * K::SIZE);
-    let per = 32 / row;
-    let (mask, low) = gather(row, s);
-    // SAFETY: 32 bytes.
-    let mask = unsafe { load(&mask, 0) };
-    let (tile_rows, tile_bytes) = (LOADS * per, LOADS * per * row);
-    // A tile reads from its start to 32 bytes past its last load's last window.
-    let reach = (LOADS - 1) * per * row + (N - 1) * s + 32;
-    let mut tiles = (x.len() / row).min(y.len() / s) / tile_rows;
-    while tiles > 0 && (tiles - 1) * tile_bytes + reach > x.len() {
-        tiles -= 1;
+fn splat<K: Lanes>(e: usize) -> __m256i {
+    if K::SIZE == 1 {
+        _mm256_set1_epi8(e as i8)
+    } else {
+        _mm256_set1_epi16(e as i16)
     }
+}
+
+/// The window of `N` elements from each position of the vector at byte `at` of `x`: the
+/// extreme keys, and with `ARG` the position in the window the tie rule picks (the first, the
+/// last with `LAST`); NaN magnitudes tracked into `nan` (f16 and bf16).
+///
+/// # Safety
+/// `at + (N - 1) · size + 32 <= x.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn window<K: Lanes, D: Direction, const N: usize, const ARG: bool, const LAST: bool>(
+    x: &[u8],
+    at: usize,
+    nan: &mut __m256i,
+) -> (__m256i, __m256i) {
+    // Folded from the end for the first position (a tie goes to the load nearer the start),
+    // from the start for the last.
+    let e_of = |i: usize| if LAST { i } else { N - 1 - i };
+    let mut m = _mm256_setzero_si256();
+    let mut pos = _mm256_setzero_si256();
+    for i in 0..N {
+        let e = e_of(i);
+        // SAFETY: the caller's.
+        let raw = unsafe { load(x, at + e * K::SIZE) };
+        if K::INF != 0 {
+            *nan = track::<K>(*nan, raw);
+        }
+        let c = key::<K>(raw);
+        if i == 0 {
+            (m, pos) = (c, splat::<K>(e));
+            continue;
+        }
+        let p = pick::<K, D>(c, m);
+        if ARG {
+            pos = _mm256_blendv_epi8(pos, splat::<K>(e), equal::<K>(p, c));
+        }
+        m = p;
+    }
+    (m, pos)
+}
+
+/// [`reduce_rows`] of rows of `N` elements of lanes `K`.
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn reduce_in<K: Lanes, D: Direction, T: Element, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+) -> usize {
+    let Some(xb) = super::bytes(x) else {
+        return 0;
+    };
+    let s = K::SIZE;
+    let shape = Shape::new(N, s);
+    let (tiles, rows) = (
+        shape.tiles((x.len() / N).min(y.len()), xb.len()),
+        shape.rows(),
+    );
     let mut out = [0u8; OUT];
     for t in 0..tiles {
+        let mut nan = _mm256_setzero_si256();
         for j in 0..LOADS {
-            let at = t * tile_bytes + j * per * row;
-            // SAFETY (each load): `tiles` kept the tile's reach inside `x`.
-            let mut w = unsafe { load(x, at) };
-            for e in 1..N {
-                w = pick::<K, D>(w, unsafe { load(x, at + e * s) });
-            }
-            let g = _mm256_shuffle_epi8(w, mask);
-            // The low half's rows, then the high half's after them (over the low half's
-            // zeros); the next load's stores go over this one's zeros.
-            let o = j * per * s;
-            let (lo, hi) = (_mm256_castsi256_si128(g), _mm256_extracti128_si256::<1>(g));
-            // SAFETY: `o + low * s + 8 <= LOADS * 16 + 8`: `per * s <= 16`.
-            unsafe {
-                _mm_storel_epi64(out.as_mut_ptr().add(o).cast::<__m128i>(), lo);
-                _mm_storel_epi64(out.as_mut_ptr().add(o + low * s).cast::<__m128i>(), hi);
-            }
+            // SAFETY: `tiles` kept the tile's reach inside `x`.
+            let (m, _) = unsafe { window::<K, D, N, false, false>(xb, shape.at(t, j), &mut nan) };
+            shape.gather(&mut out, j, s, m);
         }
-        // The tile's extremes, `tile_rows · s` bytes (a whole number of vectors), into `y`.
-        let ys = t * tile_rows * s;
-        for c in (0..tile_rows * s).step_by(32) {
-            // SAFETY: `tiles` kept the tile's rows inside `y`; `c + 32 <= tile_rows · s`,
-            // within `out`.
+        let (Some(ys), Some(rs)) = (
+            y.get_mut(t * rows..(t + 1) * rows),
+            x.get(t * rows * N..(t + 1) * rows * N),
+        ) else {
+            return t * rows;
+        };
+        if any_nan::<K>(nan) {
+            for (o, row) in ys.iter_mut().zip(rs.chunks_exact(N)) {
+                *o = fold::<T, D>(*o, row);
+            }
+            continue;
+        }
+        let yb = ys.as_mut_ptr().cast::<u8>();
+        for c in (0..rows * s).step_by(32) {
+            // SAFETY: `ys` is `rows · s` bytes, a whole number of vectors; `out` holds them;
+            // what is stored are elements of `T` (a number's bits for f16 and bf16).
             unsafe {
-                let v = pick::<K, D>(load(y, ys + c), load(&out, c));
-                _mm256_storeu_si256(y.as_mut_ptr().add(ys + c).cast(), v);
+                let (acc, m) = (
+                    load(core::slice::from_raw_parts(yb, rows * s), c),
+                    load(&out, c),
+                );
+                let v = if K::INF != 0 {
+                    // An accumulator that is NaN stays.
+                    _mm256_blendv_epi8(unkey(pick::<K, D>(m, key::<K>(acc))), acc, nans::<K>(acc))
+                } else {
+                    pick::<K, D>(m, acc)
+                };
+                _mm256_storeu_si256(yb.add(c).cast(), v);
             }
         }
     }
-    tiles * tile_rows
+    tiles * rows
+}
+
+/// [`arg_rows`] of rows of `N` elements of lanes `K`.
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn arg_in<K, D, const LAST: bool, const VALUES: bool, T, I, const N: usize>(
+    x: &[T],
+    y: &mut [I],
+    v: &mut [T],
+) -> usize
+where
+    K: Lanes,
+    D: Direction,
+    T: Element,
+    I: Index,
+{
+    let Some(xb) = super::bytes(x) else {
+        return 0;
+    };
+    let s = K::SIZE;
+    let shape = Shape::new(N, s);
+    let mut rows = (x.len() / N).min(y.len());
+    if VALUES {
+        rows = rows.min(v.len());
+    }
+    let (tiles, rows) = (shape.tiles(rows, xb.len()), shape.rows());
+    let (mut pos, mut ext) = ([0u8; OUT], [0u8; OUT]);
+    for t in 0..tiles {
+        let mut nan = _mm256_setzero_si256();
+        for j in 0..LOADS {
+            // SAFETY: `tiles` kept the tile's reach inside `x`.
+            let (m, p) = unsafe { window::<K, D, N, true, LAST>(xb, shape.at(t, j), &mut nan) };
+            shape.gather(&mut pos, j, s, p);
+            if VALUES {
+                shape.gather(&mut ext, j, s, if K::INF != 0 { unkey(m) } else { m });
+            }
+        }
+        let (Some(ys), Some(rs)) = (
+            y.get_mut(t * rows..(t + 1) * rows),
+            x.get(t * rows * N..(t + 1) * rows * N),
+        ) else {
+            return t * rows;
+        };
+        let vs = v.get_mut(t * rows..(t + 1) * rows).unwrap_or_default();
+        if any_nan::<K>(nan) {
+            exact_rows::<T, D, LAST, I>(rs, ys, vs, N);
+            continue;
+        }
+        // Positions are under 8: the low byte of each lane.
+        for (o, p) in ys.iter_mut().zip(pos.iter().step_by(s)) {
+            *o = index::<I>(usize::from(*p));
+        }
+        if VALUES && vs.len() == rows {
+            // SAFETY: `vs` is `rows · s` bytes; `ext` holds as many, each an element of `T`
+            // (a number's bits for f16 and bf16).
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    ext.as_ptr(),
+                    vs.as_mut_ptr().cast::<u8>(),
+                    rows * s,
+                );
+            }
+        }
+    }
+    tiles * rows
 }
 
 #[cfg(test)]
-mod tests {
-    extern crate std;
-    use super::*;
-    use crate::kernels::test_util::{bools, i16s, i8s, same, u16s, u8s, Lcg};
-    use crate::{f16, Max, Min};
-    use std::vec::Vec;
-
-    /// A row's extreme folded into `acc`, one element at a time (the types have no NaN).
-    fn naive<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
-        row.iter()
-            .fold(acc, |a, &v| if D::better(v, a) { v } else { a })
-    }
-
-    /// Rows of `n` (`rows` of them, and a few elements after) folded both ways into random
-    /// accumulators: every row done matches the definition, the rows after are untouched, and
-    /// all but the last tile's worth are done.
-    fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool) -> T) {
-        if !super::super::available() {
-            return;
-        }
-        let x: Vec<T> = (0..n * rows + 5).map(|_| make(g, false)).collect();
-        let acc: Vec<T> = (0..rows).map(|_| make(g, false)).collect();
-        for min in [false, true] {
-            let mut y = acc.clone();
-            // SAFETY: `available` found AVX2.
-            let done = unsafe {
-                if min {
-                    reduce_rows::<T, Min>(&mut y, &x, n)
-                } else {
-                    reduce_rows::<T, Max>(&mut y, &x, n)
-                }
-            };
-            let tile = LOADS * (32 / (n * size_of::<T>()));
-            let what = (T::DTYPE, n, rows, min);
-            assert_eq!(done % tile, 0, "{what:?}");
-            assert!(
-                done <= rows && done + 2 * tile > rows,
-                "{what:?}: {done} done"
-            );
-            for (o, row) in x.chunks_exact(n).take(rows).enumerate() {
-                let want = match (o < done, min) {
-                    (false, _) => acc[o],
-                    (true, false) => naive::<T, Max>(acc[o], row),
-                    (true, true) => naive::<T, Min>(acc[o], row),
-                };
-                assert!(same(y[o], want), "{what:?} row {o}");
-            }
-        }
-    }
-
-    #[test]
-    fn rows_of_two_to_seven_bytes_fold_by_the_definition() {
-        let mut g = Lcg(77);
-        for n in 2..=MAX_ROW {
-            let tile = LOADS * (32 / n);
-            for rows in [0, 1, tile - 1, tile, tile + 1, 3 * tile + 17] {
-                check::<u8>(&mut g, n, rows, u8s);
-                check::<i8>(&mut g, n, rows, i8s);
-                check::<bool>(&mut g, n, rows, bools);
-            }
-        }
-        for n in 2..=MAX_ROW / 2 {
-            let tile = LOADS * (32 / (2 * n));
-            for rows in [tile - 1, tile, 2 * tile + 3, 5 * tile] {
-                check::<u16>(&mut g, n, rows, u16s);
-                check::<i16>(&mut g, n, rows, i16s);
-            }
-        }
-    }
-
-    #[test]
-    fn only_rows_of_two_to_seven_bytes_of_small_integers_fit() {
-        assert!(fits::<u8>(2) && fits::<bool>(7) && fits::<i16>(3));
-        assert!(!fits::<u8>(1) && !fits::<u8>(8) && !fits::<u16>(4) && !fits::<u16>(1));
-        assert!(!fits::<f16>(2) && !fits::<i32>(2) && !fits::<f32>(1));
-    }
-}
+mod tests;
