@@ -15,8 +15,9 @@
 //! - **samples**: shapes from real models (a detector head, a segmentation map, a global max
 //!   pool);
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
-//!   over every type, layout and more row lengths (f32 the ones the sweep lacks), to look for
-//!   weak spots outside the table's cells.
+//!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of three
+//!   of the other types with the reduced axis last), to look for weak spots outside the table's
+//!   cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
 //! around a millisecond; the samples keep their real shapes.
@@ -51,6 +52,10 @@ const BREADTH_OPS: [Op; 5] = [
 
 /// The row lengths of the breadth group for the types other than f32, every layout.
 const BREADTH_ROWS: [usize; 4] = [20, 80, MID_ROW, 100000];
+
+/// The row length of the breadth group's rows of a few bytes for the types other than f32,
+/// the reduced axis last only (contiguous rows of 3 to 24 bytes).
+const BREADTH_TINY_ROW: usize = 3;
 
 /// The row lengths of the breadth group for f32: the ones the sweep lacks, every layout.
 const BREADTH_ROWS_F32: [usize; 5] = [3, 7, 33, 300, 5000];
@@ -415,6 +420,9 @@ fn cells() -> Vec<Cell> {
                     push(op, Dt::F32, layout, row, "breadth");
                 }
                 for &dtype in op.other_types() {
+                    if layout == Layout::Last {
+                        push(op, dtype, layout, BREADTH_TINY_ROW, "breadth");
+                    }
                     for row in BREADTH_ROWS {
                         let typed =
                             row == MID_ROW && matches!(layout, Layout::Last | Layout::First);
