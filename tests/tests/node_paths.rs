@@ -364,7 +364,8 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
 /// Whether the optimized `arg_rows_values` takes `rows` rows of `r` of `T` through the AVX2
 /// kernel of short rows (`runtime/src/kernels/short_rows_avx2.rs`): 1-, 2- and 4-byte integers,
 /// bool, f16 and bf16, rows of 8 to 256 bytes, at least one whole block of rows (a vector's
-/// lanes) whose reads stay inside the input (rows under 16 bytes are read 16 bytes at a time).
+/// lanes) whose reads stay inside the input (rows under 16 bytes are read 16 bytes at a time);
+/// or rows of a few bytes by its sliding window.
 fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     let size = std::mem::size_of::<T>();
     let bytes = r * size;
@@ -386,12 +387,22 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
         let avx2 = false;
         avx2
     };
-    !cfg!(debug_assertions)
-        && avx2
-        && typed
-        && (8..=256).contains(&bytes)
+    // Rows of 2 to 7 bytes (1- and 2-byte elements) and 4-byte rows of two or three: the
+    // sliding window (`short_rows_avx2/tiny.rs`), whole tiles of 32 loads of `32 / bytes` rows
+    // each, read to 32 bytes past the last load's last window; 4-byte rows left by it go to
+    // the blocks.
+    let window = match size {
+        1 | 2 => r >= 2 && bytes <= 7,
+        _ => (2..=3).contains(&r),
+    };
+    let tile = 32 * (32 / bytes.max(1));
+    let window_takes = window
+        && rows >= tile
+        && rows * bytes >= (32 - 1) * (32 / bytes) * bytes + (r - 1) * size + 32;
+    let blocks_take = (8..=256).contains(&bytes)
         && rows >= lanes
-        && rows * bytes >= (lanes - 1) * bytes + bytes.max(16)
+        && rows * bytes >= (lanes - 1) * bytes + bytes.max(16);
+    !cfg!(debug_assertions) && avx2 && typed && (window_takes || blocks_take)
 }
 
 fn wide_rows() -> bool {
@@ -412,8 +423,9 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
     for (r, rows) in [2, 3, 4, 7, 20, 31, 32, 33, 40, 64, 100, 128, 129, 300, 2100]
         .into_iter()
         .map(|r| (r, 21))
-        // 64 short rows and more: the debug builds' transposing tile for other types than f32.
-        .chain([(3, 70), (7, 70), (20, 70)])
+        // 64 short rows and more: the debug builds' transposing tile for other types than f32;
+        // hundreds: whole tiles of the sliding window over rows of a few bytes.
+        .chain([(3, 70), (7, 70), (20, 70), (2, 600), (3, 700), (5, 400)])
     {
         for nan in [false, true] {
             let x: Vec<T> = draw(g, rows * r, nan);

@@ -236,7 +236,11 @@ fn exact_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
 pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) -> usize {
     if tiny::fits::<T>(n) && available() {
         // SAFETY: `available` found AVX2.
-        return unsafe { tiny::reduce_rows::<T, D>(y, x, n) };
+        let done = unsafe { tiny::reduce_rows::<T, D>(y, x, n) };
+        // Fewer rows than a tile of 4-byte rows of 8 or 12 bytes: the blocks below.
+        if done > 0 || !fits::<T>(n) {
+            return done;
+        }
     }
     if !fits::<T>(n) || !available() {
         return 0;
@@ -269,7 +273,11 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
 ) -> usize {
     if tiny::fits::<T>(n) && available() {
         // SAFETY: `available` found AVX2.
-        return unsafe { tiny::arg_rows::<T, D, LAST, VALUES, I>(x, y, v, n) };
+        let done = unsafe { tiny::arg_rows::<T, D, LAST, VALUES, I>(x, y, v, n) };
+        // Fewer rows than a tile of 4-byte rows of 8 or 12 bytes: the blocks below.
+        if done > 0 || !fits_arg::<T>(n) {
+            return done;
+        }
     }
     if !fits_arg::<T>(n) || !available() {
         return 0;

@@ -1,6 +1,7 @@
 //! Rows of 2 to 7 bytes (`u8`, `i8` and bool rows of 2 to 7; `u16`, `i16`, f16 and bf16 rows
-//! of 2 or 3): too short for a row per lane, which would leave most of each 16-byte half idle,
-//! and short enough for a sliding window. The vector loaded at a run of rows, folded with the
+//! of 2 or 3) and `i32`/`u32` rows of 2 or 3: too short for a row per lane, which would leave
+//! most of each 16-byte half idle (or a vector of eight rows' lanes over several loads), and
+//! short enough for a sliding window. The vector loaded at a run of rows, folded with the
 //! `n - 1` vectors loaded one element further each, holds in each position the extreme of the
 //! `n` elements from there ([`window`]), and for the arg-reductions the position among them
 //! that the tie rule picks (the loads folded from the window's end for the first, from its
@@ -12,13 +13,14 @@
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_blendv_epi8, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_set1_epi16, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_storeu_si256, _mm_storel_epi64,
+    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_storeu_si256, _mm_storel_epi64,
 };
 
 use super::exact_rows;
 use super::lanes::{
-    any_nan, equal, key, load, nans, pick, track, unkey, Halves, I16s, I8s, Lanes, U16s, U8s,
+    any_nan, equal, key, load, nans, pick, track, unkey, Halves, I16s, I32s, I8s, Lanes, U16s,
+    U32s, U8s,
 };
 use crate::kernels::index::{index, Index};
 use crate::kernels::reduce::fold;
@@ -46,8 +48,12 @@ macro_rules! by_length {
     };
 }
 
-/// The longest rows taken, in bytes: from 8 bytes a row per lane does ([`super::MIN_BYTES`]).
+/// The longest rows of 1- and 2-byte elements taken, in bytes: from 8 bytes a row per lane
+/// does ([`super::MIN_BYTES`]).
 pub(super) const MAX_ROW: usize = 7;
+
+/// The longest rows of 4-byte elements taken, in elements.
+pub(super) const MAX_ROW_4: usize = 3;
 
 /// Vector loads a tile is made of (each `32 / row` rows): a tile's extremes are `32 · (32 /
 /// row)` elements, a whole number of vectors.
@@ -58,14 +64,21 @@ const LOADS: usize = 32;
 const OUT: usize = LOADS * 16 + 8;
 
 /// Whether rows of `n` elements of `T` are this kernel's: 1- and 2-byte integers, bool, f16
-/// and bf16, two elements or more and at most [`MAX_ROW`] bytes.
+/// and bf16, two elements or more and at most [`MAX_ROW`] bytes; `i32` and `u32` rows of two
+/// to [`MAX_ROW_4`].
 #[inline(always)]
 pub(super) fn fits<T: Element>(n: usize) -> bool {
-    matches!(
-        T::DTYPE,
-        DType::U8 | DType::Bool | DType::I8 | DType::U16 | DType::I16 | DType::F16 | DType::BF16
-    ) && n >= 2
-        && n * size_of::<T>() <= MAX_ROW
+    match T::DTYPE {
+        DType::U8
+        | DType::Bool
+        | DType::I8
+        | DType::U16
+        | DType::I16
+        | DType::F16
+        | DType::BF16 => n >= 2 && n * size_of::<T>() <= MAX_ROW,
+        DType::I32 | DType::U32 => (2..=MAX_ROW_4).contains(&n),
+        _ => false,
+    }
 }
 
 /// Folds each contiguous row of `n` of `x` into the matching element of `y` (a NaN in `y`
@@ -93,6 +106,8 @@ pub(super) unsafe fn reduce_rows<T: Element, D: Direction>(
             DType::I16 => by_length!(n, short, reduce_in::<I16s, D, T>(y, x)),
             DType::F16 => by_length!(n, short, reduce_in::<Halves<0x7c00>, D, T>(y, x)),
             DType::BF16 => by_length!(n, short, reduce_in::<Halves<0x7f80>, D, T>(y, x)),
+            DType::U32 => by_length!(n, short, reduce_in::<U32s, D, T>(y, x)),
+            DType::I32 => by_length!(n, short, reduce_in::<I32s, D, T>(y, x)),
         } else 0)
     }
 }
@@ -134,6 +149,8 @@ where
             DType::BF16 => {
                 by_length!(n, short, arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v))
             },
+            DType::U32 => by_length!(n, short, arg_in::<U32s, D, LAST, VALUES, T, I>(x, y, v)),
+            DType::I32 => by_length!(n, short, arg_in::<I32s, D, LAST, VALUES, T, I>(x, y, v)),
         } else 0)
     }
 }
@@ -156,7 +173,7 @@ struct Shape {
 /// Rows a tile holds for rows of `row` bytes (of the lengths this kernel takes; 0 for
 /// others).
 pub(super) fn tile_rows(row: usize) -> usize {
-    if (2..=MAX_ROW).contains(&row) {
+    if (2..=4 * MAX_ROW_4).contains(&row) {
         LOADS * (32 / row)
     } else {
         0
@@ -229,10 +246,10 @@ impl Shape {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn splat<K: Lanes>(e: usize) -> __m256i {
-    if K::SIZE == 1 {
-        _mm256_set1_epi8(e as i8)
-    } else {
-        _mm256_set1_epi16(e as i16)
+    match K::SIZE {
+        1 => _mm256_set1_epi8(e as i8),
+        2 => _mm256_set1_epi16(e as i16),
+        _ => _mm256_set1_epi32(e as i32),
     }
 }
 

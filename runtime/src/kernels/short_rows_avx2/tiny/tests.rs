@@ -5,7 +5,9 @@
 extern crate std;
 use super::*;
 use crate::kernels::short_rows_avx2::{available, hardmax_rows};
-use crate::kernels::test_util::{bf16s, bools, f16s, i16s, i8s, naive_arg, same, u16s, u8s, Lcg};
+use crate::kernels::test_util::{
+    bf16s, bools, f16s, i16s, i32s, i8s, naive_arg, same, u16s, u32s, u8s, Lcg,
+};
 use crate::{bf16, f16, Max, Min};
 use std::vec::Vec;
 
@@ -153,7 +155,7 @@ fn check_hardmax<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut L
 }
 
 #[test]
-fn rows_of_two_to_seven_bytes_by_the_definitions() {
+fn rows_of_a_few_bytes_by_the_definitions() {
     if !available() {
         return;
     }
@@ -184,15 +186,23 @@ fn rows_of_two_to_seven_bytes_by_the_definitions() {
             check_hardmax::<bf16>(&mut g, n, rows, bf16s);
         }
     }
+    for n in 2..=MAX_ROW_4 {
+        let tile = tile_rows(4 * n);
+        for rows in [tile - 1, tile, 2 * tile + 3, 5 * tile] {
+            check_reduce::<u32>(&mut g, n, rows, u32s);
+            check_reduce::<i32>(&mut g, n, rows, i32s);
+            check_arg::<u32>(&mut g, n, rows, u32s);
+            check_arg::<i32>(&mut g, n, rows, i32s);
+        }
+    }
 }
 
 #[test]
-fn only_rows_of_two_to_seven_bytes_of_narrow_types_fit() {
+fn only_rows_of_a_few_bytes_of_narrow_types_fit() {
     assert!(fits::<u8>(2) && fits::<bool>(7) && fits::<i16>(3) && fits::<f16>(2));
     assert!(!fits::<u8>(1) && !fits::<u8>(8) && !fits::<u16>(4) && !fits::<bf16>(1));
-    assert!(!fits::<i32>(2) && !fits::<f32>(1) && !fits::<u32>(1));
-    assert_eq!(
-        (tile_rows(2), tile_rows(5), tile_rows(7), tile_rows(8)),
-        (512, 192, 128, 0)
-    );
+    assert!(fits::<i32>(2) && fits::<u32>(3) && !fits::<i32>(4) && !fits::<u32>(1));
+    assert!(!fits::<f32>(2) && !fits::<i64>(2) && !fits::<f64>(2));
+    let tiles = [2, 5, 7, 8, 12, 13].map(tile_rows);
+    assert_eq!(tiles, [512, 192, 128, 128, 64, 0]);
 }
