@@ -27,7 +27,7 @@ use crate::kernels::reduce::fold;
 use crate::{DType, Direction, Element};
 
 /// Calls `$f::<..., N>($args)` with the row length `$n` as the constant `N` (the window's
-/// loads unrolled), for rows of 2 to 7 elements (1-byte types) or 2 and 3 (2-byte ones,
+/// loads unrolled), for rows of 2 to 7 elements (1-byte types) or 2 and 3 (2- and 4-byte ones,
 /// `short`); 0 for other lengths.
 macro_rules! by_length {
     ($n:expr, short, $f:ident::<$($g:ty),*>($($a:expr),*)) => {
