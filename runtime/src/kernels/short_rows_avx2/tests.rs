@@ -11,7 +11,7 @@ use std::vec::Vec;
 
 /// The definition of a fold: a NaN accumulator stays, else the row's first NaN, else the
 /// extreme.
-fn naive_fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
+pub(super) fn naive_fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     if acc.is_nan() {
         return acc;
     }

@@ -1,28 +1,16 @@
 //! Tests of [`super`]: every type, direction, tie rule and row length it takes, against the
-//! definitions in `test_util` (rows with NaN now and then for f16 and bf16, zeros of both
-//! signs, ties).
+//! definitions in `test_util` and the kernel of short rows' tests (rows with NaN now and then for
+//! f16 and bf16, zeros of both signs, ties).
 
 extern crate std;
 use super::*;
+use crate::kernels::short_rows_avx2::tests::naive_fold;
 use crate::kernels::short_rows_avx2::{available, hardmax_rows};
 use crate::kernels::test_util::{
     bf16s, bools, f16s, i16s, i32s, i8s, naive_arg, same, u16s, u32s, u8s, Lcg,
 };
 use crate::{bf16, f16, Max, Min};
 use std::vec::Vec;
-
-/// The definition of a fold: a NaN accumulator stays, else the row's first NaN, else the
-/// extreme.
-fn naive_fold<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
-    if acc.is_nan() {
-        return acc;
-    }
-    if let Some(&n) = row.iter().find(|v| v.is_nan()) {
-        return n;
-    }
-    row.iter()
-        .fold(acc, |a, &v| if D::better(v, a) { v } else { a })
-}
 
 /// How many rows of `rows` the kernel must do at least: all but the last two tiles' worth.
 fn enough(done: usize, rows: usize, tile: usize) -> bool {
