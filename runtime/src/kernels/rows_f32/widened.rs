@@ -63,11 +63,14 @@ pub(in crate::kernels) fn fits<T: Element>(n: usize) -> bool {
     // Rows of 16 to 32 bytes go to the kernel of short rows in the types' own width (which
     // widens them with their positions instead): f16 and bf16 rows of 12 over 2 MiB 285-307 us
     // here, 181-191 there. Rows of 8 to 15 bytes measured alike both ways (f16 rows of 6:
-    // ArgMax 248 -> 266 us, ArgMin-last 250 -> 235) and stay.
+    // ArgMax 248 -> 266 us, ArgMin-last 250 -> 235) and stay. Rows of 33 to 64 bytes go there
+    // too (a fold, then a search of each row by equality): the matrix's f16 and bf16 rows of
+    // 20 (random data), ours over a streaming read in one process, 3.50-3.81x here and
+    // 2.99-3.25x there for ArgMax, ArgMin-last 3.55-3.93x and 2.98-3.29x.
     // Rows of 2 to 7 bytes go to the sliding window in the types' own width
     // (`short_rows_avx2::tiny`): over 2 MiB, u8 rows of 5 723-751 us here, 269-282 there; f16
     // rows of 3 408-424 and 255-269; bf16 rows of 2 (writes eight bytes per four read) alike.
-    let own = (16..=32).contains(&(n * size_of::<T>())) || n * size_of::<T>() <= 7;
+    let own = (16..=64).contains(&(n * size_of::<T>())) || n * size_of::<T>() <= 7;
     !cfg!(feature = "small-code")
         && (2..=longest).contains(&n)
         && !own
