@@ -147,6 +147,8 @@ use crate::{Direction, Element, Max};
 pub(crate) use arg_lanes::{
     arg_blocks_small, arg_lanes_inlined, arg_lanes_wide, arg_two_rows, TWO_ROWS_LANES,
 };
+#[cfg(not(debug_assertions))]
+pub(crate) use narrow::arg_values_rows_short;
 #[cfg(debug_assertions)]
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]

@@ -90,6 +90,51 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
     }
 }
 
+/// [`arg_rows_short`] with each row's extreme into `v` too (a ReduceMax or ReduceMin of the same
+/// rows fused into the node), for rows of 2 to 4 that no vector kernel took (8-byte types):
+/// one pass, a tile of positions and then its values from the rows just read. `false` (nothing
+/// done) for other lengths and with `small-code`.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub(crate) fn arg_values_rows_short<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    n: usize,
+) -> bool {
+    if cfg!(feature = "small-code") {
+        return false;
+    }
+    match n {
+        2 => arg_values_short::<T, D, LAST, 2>(x, y, v),
+        3 => arg_values_short::<T, D, LAST, 3>(x, y, v),
+        4 => arg_values_short::<T, D, LAST, 4>(x, y, v),
+        _ => return false,
+    }
+    true
+}
+
+/// [`arg_values_rows_short`] of rows of `R`.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+fn arg_values_short<T: Element, D: Direction, const LAST: bool, const R: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+) {
+    let (rows, _) = x.as_chunks::<R>();
+    let tiles = y.chunks_mut(ROW_TILE).zip(v.chunks_mut(ROW_TILE));
+    for ((ys, vs), rs) in tiles.zip(rows.chunks(ROW_TILE)) {
+        let idx = arg_tile_small::<T, D, LAST, R>(rs);
+        for (((o, e), &i), row) in ys.iter_mut().zip(vs.iter_mut()).zip(&idx).zip(rs) {
+            *o = i64::from(i);
+            if let Some(&w) = row.get(i as usize) {
+                *e = w;
+            }
+        }
+    }
+}
+
 /// The positions of a tile of short rows: by the order alone (one compare and two selects per
 /// element, NaN only flagged), then, if the tile held a NaN, again by the exact rule.
 #[inline(always)]

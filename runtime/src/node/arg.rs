@@ -266,7 +266,8 @@ pub fn arg_rows_values<T: Thin, D: Direction, const LAST: bool>(
 ) -> bool {
     #[cfg(not(debug_assertions))]
     return kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r)
-        || kernels::arg_rows_values_narrow::<T, D, LAST>(x, y, v, r);
+        || kernels::arg_rows_values_narrow::<T, D, LAST>(x, y, v, r)
+        || kernels::arg_values_rows_short::<T, D, LAST>(x, y, v, r);
     #[cfg(debug_assertions)]
     return T::arg_rows_values(x, y, v, r, D::IS_MIN, LAST);
 }
