@@ -8,8 +8,8 @@
 //! widened, eight rows go at a time ([`super::columns`], [`super::eights`]). Measured (AMD EPYC,
 //! Zen 3; 2 MiB): f16 rows of 8, 16 and 31 1029 -> 306, 1175 -> 224 and 3028 -> 225 us, bf16
 //! rows of 5 and 20 880 -> 285 and 2625 -> 283 us, u8 rows of 3 and 8 2856 -> 1412 and
-//! 1137 -> 711 us. Still several times a streaming read (these types hold two or four times as
-//! many rows per byte as `f32`): a kernel in their own width would be the next step.
+//! 1137 -> 711 us. Since then kernels in their own width took most of these rows over (see
+//! [`fits`]): what stays here is f16 and bf16 rows of 4 to 7 and `u8` rows of 8.
 
 use core::arch::x86_64::{__m128i, _mm256_cvtph_ps, _mm256_storeu_ps, _mm_loadu_si128};
 
