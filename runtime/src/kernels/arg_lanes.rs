@@ -16,9 +16,13 @@ pub(super) const TILE_BYTES: usize = if cfg!(feature = "small-code") {
 };
 
 /// Blocks of fewer rows keep the SSE2 pass, inlined: the AVX2 one is a call per block (blocks of
-/// two rows of sixteen lanes ran 3x slower through it).
+/// two rows of sixteen lanes ran 3x slower through it; most blocks of two rows take
+/// `arg_two_rows` anyway). It was eight rows: blocks of three to seven went by the SSE2 pass,
+/// 1.4-6x slower than through the AVX2 one (2 MiB of `f32`, Intel Xeon, family 6 model 167,
+/// ArgMax over axis 0 of `[7, 74898]` 160-167 -> 89-92 us, `[3, 174762]` 206 -> 144-155 us,
+/// over axis 1 of `[1310, 4, 100]` 254-291 -> 114-122 us; with [`arg_blocks_f32`]).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-const AVX2_ROWS: usize = 8;
+const AVX2_ROWS: usize = 3;
 
 /// The largest tile of lanes [`arg_lanes`] takes at once: its running state (one element and one
 /// `u32` row number per lane) lives on the stack and stays within 8 KiB (256 bytes with the
@@ -231,6 +235,63 @@ pub(super) fn arg_lanes_tiles<
         {
             arg_tile_pass::<T, D, LAST, TILE, true, WIDE>(x, ytile, vtile, inner, start, end);
         }
+    }
+}
+
+/// The strided arg-reduction of `f32` over `x.len() / (r · inner)` blocks of `r` rows of
+/// `inner` lanes (from [`AVX2_ROWS`] rows and sixteen lanes, at most `TILE`) by the AVX2 pass,
+/// every block in one call, where the CPU has it: `false` (nothing written) where it does not
+/// take them. A block with a NaN takes the exact pass. Block by block, each through the tile
+/// loop of [`arg_lanes_in`], blocks of a few rows of a few tens of lanes cost more in the calls,
+/// checks and set-up than in their elements (2 MiB, Intel Xeon, family 6 model 167, ArgMax over
+/// axis 1 of `[3640, 6, 24]` 785-840 -> 125-135 us, `[4681, 7, 16]` 219-221 -> 120-136 us).
+#[inline(always)]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+pub(crate) fn arg_blocks_f32<T: Element, D: Direction, const LAST: bool, const TILE: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    inner: usize,
+) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use super::arg_lanes_avx2::{arg_blocks, LANES as AVX2_LANES};
+        if cfg!(feature = "small-code")
+            || !matches!(T::DTYPE, crate::DType::F32)
+            || !(AVX2_ROWS..=u32::MAX as usize).contains(&r)
+            || !(AVX2_LANES..=TILE).contains(&inner)
+            || !super::rows_f32::avx2::available()
+        {
+            return false;
+        }
+        let block = r * inner;
+        let blocks = (x.len() / block).min(y.len() / inner);
+        let mut from = 0;
+        while from < blocks {
+            let (Some(xf), Some(vf)) = (T::f32s(x), T::f32s_mut(v)) else {
+                return false;
+            };
+            // SAFETY: `available` found AVX2.
+            let stop = unsafe { arg_blocks::<D, LAST>(xf, y, vf, (r, inner), from, blocks) };
+            let (Some(xb), Some(yb)) = (
+                x.get(stop * block..(stop + 1) * block),
+                y.get_mut(stop * inner..(stop + 1) * inner),
+            ) else {
+                break;
+            };
+            let vb = v
+                .get_mut(stop * inner..(stop + 1) * inner)
+                .unwrap_or(&mut []);
+            arg_tile_pass::<T, D, LAST, TILE, true, false>(xb, yb, vb, inner, 0, inner);
+            from = stop + 1;
+        }
+        true
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = (x, y, v, r, inner, core::marker::PhantomData::<D>);
+        false
     }
 }
 

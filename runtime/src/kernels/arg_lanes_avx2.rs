@@ -107,6 +107,44 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
     }
 }
 
+/// [`arg_tile`] over whole blocks of `x`, from block `from` to `blocks`, in one call: `x` in
+/// blocks of `rows` rows of `inner` lanes ([`LANES`] or more), block `b`'s rows into
+/// `y[b * inner..]` and, when `v` is not empty, its values into `v[b * inner..]`. Returns the
+/// first block it did not finish (one with a NaN, `y` and `v` possibly written there), or
+/// `blocks` once all are done; `x`, `y` and `v` hold every block up to `blocks`.
+///
+/// # Safety
+/// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn arg_blocks<D: Direction, const LAST: bool>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    (rows, inner): (usize, usize),
+    from: usize,
+    blocks: usize,
+) -> usize {
+    let block = rows * inner;
+    for b in from..blocks {
+        let (Some(xb), Some(yb)) = (
+            x.get(b * block..(b + 1) * block),
+            y.get_mut(b * inner..(b + 1) * inner),
+        ) else {
+            return b;
+        };
+        let vb = v.get_mut(b * inner..(b + 1) * inner).unwrap_or(&mut []);
+        let done = if inner >= 2 * LANES {
+            arg_chunks::<D, LAST, 4>(xb, yb, vb, inner, 0, inner)
+        } else {
+            arg_chunks::<D, LAST, 2>(xb, yb, vb, inner, 0, inner)
+        };
+        if !done {
+            return b;
+        }
+    }
+    blocks
+}
+
 /// [`arg_tile`] in chunks of `V` vectors of eight lanes (`V` even, the tile at least `8 V`
 /// lanes).
 #[inline]

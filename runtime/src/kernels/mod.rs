@@ -145,7 +145,8 @@ use crate::{Direction, Element, Max};
 #[cfg(not(debug_assertions))]
 #[cfg_attr(feature = "small-code", allow(unused_imports))]
 pub(crate) use arg_lanes::{
-    arg_blocks_small, arg_lanes_inlined, arg_lanes_wide, arg_two_rows, TWO_ROWS_LANES,
+    arg_blocks_f32, arg_blocks_small, arg_lanes_inlined, arg_lanes_wide, arg_two_rows,
+    TWO_ROWS_LANES,
 };
 #[cfg(not(debug_assertions))]
 pub(crate) use narrow::arg_values_rows_short;
@@ -153,11 +154,9 @@ pub(crate) use narrow::arg_values_rows_short;
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]
 pub(crate) use planes::reduce_planes_in;
-#[cfg(not(debug_assertions))]
-pub(crate) use reduce::reduce_blocks_small;
-#[cfg(not(debug_assertions))]
-pub(crate) use reduce::reduce_rows_short_fresh;
 pub(crate) use reduce::{afresh, reduce_lane_blocks_fresh};
+#[cfg(not(debug_assertions))]
+pub(crate) use reduce::{reduce_blocks_small, reduce_rows_short_fresh};
 #[cfg(debug_assertions)]
 pub(crate) use shared::{step, take};
 

@@ -142,6 +142,10 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
         return;
     }
     #[cfg(not(debug_assertions))]
+    if kernels::arg_blocks_f32::<T, D, LAST, TILE>(x, y, &mut [], r, inner) {
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && r >= super::wide::ROWS; avx512 true;
         [T: Thin, D: Direction, const LAST: bool, const TILE: usize] [T, D, LAST, TILE]
         (x: &[T], y: &mut [i64], r: usize, inner: usize) -> () {
@@ -182,6 +186,10 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
     #[cfg(not(debug_assertions))]
     if r == 2 && inner >= 8 && kernels::two_rows_f32_fit::<T>() {
         kernels::arg_two_rows::<T, D, LAST>(x, y, v, inner);
+        return;
+    }
+    #[cfg(not(debug_assertions))]
+    if kernels::arg_blocks_f32::<T, D, LAST, TILE>(x, y, v, r, inner) {
         return;
     }
     #[cfg(not(debug_assertions))]

@@ -230,3 +230,90 @@ fn strided_half_kernels_match_the_definition() {
         strided_half::<crate::bf16>(crate::bf16::from_f32, crate::bf16::ONE);
     }
 }
+
+/// [`arg_blocks_f32`] (every block in one call) over blocks of 3 to 33 rows of 16 to 100 lanes,
+/// one to five blocks, NaN in some blocks only (the call stops at each and the exact pass takes
+/// it, then the call goes on), ties and zeros of both signs from the pool: each tie rule and
+/// direction against the definition, with the values. Lanes over the tile, fewer than sixteen
+/// or fewer than three rows are not its: it says so and writes nothing. Off AVX2 (and with
+/// `SSE2_ONLY`) it takes nothing.
+#[test]
+fn f32_blocks_in_one_call_match_the_definition() {
+    const TILE: usize = 128;
+    let mut g = Lcg(41);
+    let avx2 = cfg!(all(target_arch = "x86_64", not(feature = "small-code")))
+        && crate::kernels::rows_f32::avx2::available();
+    for (r, inner) in [
+        (3, 16),
+        (4, 17),
+        (5, 24),
+        (7, 31),
+        (3, 32),
+        (6, 40),
+        (8, 100),
+        (33, 16),
+        (2, 16),
+        (5, 15),
+        (3, 129),
+    ] {
+        let takes = avx2 && r >= 3 && (16..=TILE).contains(&inner);
+        for outer in [1, 2, 5] {
+            // Block `b` holds a NaN where `b % 3 == 1` (every block in the last round).
+            for all_nan in [false, true] {
+                let x: std::vec::Vec<f32> = (0..outer * r * inner)
+                    .map(|i| {
+                        let b = i / (r * inner);
+                        f32_pool(&mut g, all_nan || b % 3 == 1)
+                    })
+                    .collect();
+                let lane = |b: usize, j: usize| -> std::vec::Vec<f32> {
+                    (0..r).map(|k| x[(b * r + k) * inner + j]).collect()
+                };
+                for mode in 0..4 {
+                    let (mut y, mut v) = (
+                        std::vec![-1i64; outer * inner],
+                        std::vec![0f32; outer * inner],
+                    );
+                    let mut none: [f32; 0] = [];
+                    let done = match mode {
+                        0 => arg_blocks_f32::<f32, Max, false, TILE>(&x, &mut y, &mut v, r, inner),
+                        1 => arg_blocks_f32::<f32, Min, true, TILE>(&x, &mut y, &mut v, r, inner),
+                        2 => {
+                            arg_blocks_f32::<f32, Max, true, TILE>(&x, &mut y, &mut none, r, inner)
+                        }
+                        _ => {
+                            arg_blocks_f32::<f32, Min, false, TILE>(&x, &mut y, &mut none, r, inner)
+                        }
+                    };
+                    let ctx = std::format!("{outer}x{r}x{inner} mode {mode} all_nan {all_nan}");
+                    assert_eq!(done, takes, "{ctx}");
+                    if !done {
+                        assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
+                        continue;
+                    }
+                    for b in 0..outer {
+                        for j in 0..inner {
+                            let l = lane(b, j);
+                            let (max, last) =
+                                [(true, false), (false, true), (true, true), (false, false)][mode];
+                            let want = if max {
+                                naive_arg::<f32, Max>(&l, last)
+                            } else {
+                                naive_arg::<f32, Min>(&l, last)
+                            };
+                            let at = b * inner + j;
+                            assert_eq!(y[at] as usize, want, "{ctx} block {b} lane {j}");
+                            if mode < 2 {
+                                let w = l[want];
+                                assert!(
+                                    v[at] == w || (v[at].is_nan() && w.is_nan()),
+                                    "{ctx} block {b} lane {j} value"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
