@@ -130,6 +130,10 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
+    if few::<T, D, LAST>(x, y, &mut [], r, inner) {
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     if kernels::arg_blocks_small::<T, D, LAST>(x, y, &mut [], r, inner) {
         return;
     }
@@ -167,6 +171,27 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     });
 }
 
+/// [`kernels::arg_blocks_few`] (many blocks of a few rows of a few lanes), through its AVX2
+/// twin where the CPU has it: `false` (nothing written) where it does not take the blocks.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+fn few<T: Thin, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    inner: usize,
+) -> bool {
+    if !kernels::arg_few_fits::<T>(r, inner) {
+        return false;
+    }
+    wide!(super::wide::enough::<T>(x.len());
+        [T: Thin, D: Direction, const LAST: bool] [T, D, LAST]
+        (x: &[T], y: &mut [i64], v: &mut [T], r: usize, inner: usize) -> bool {
+        kernels::arg_blocks_few::<T, D, LAST>(x, y, v, r, inner)
+    })
+}
+
 /// [`arg_blocks`] that also writes each lane's extreme into `v` (ReduceMax or ReduceMin of the
 /// same lanes, fused).
 #[inline(always)]
@@ -179,6 +204,10 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
 ) {
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if few::<T, D, LAST>(x, y, v, r, inner) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     if kernels::arg_blocks_small::<T, D, LAST>(x, y, v, r, inner) {
         return;

@@ -1,0 +1,195 @@
+//! Strided arg-reductions over many small blocks: blocks of [`MIN_ROWS`] to [`MAX_ROWS`] rows
+//! of [`LANES`] to [`MAX_LANES`] lanes (ArgMax over axis 1 of `[n, 5, 24]`), every block in one
+//! call, any element type.
+//!
+//! The lane kernels set up a tile per block (its state zeroed, its plan chosen, NaN looked for
+//! first), which over blocks of a few hundred bytes cost more than the blocks' elements: 2 MiB
+//! of `u8` as `[43690, 3, 16]` took 4.8 ms (a streaming read 50 us), `i16` `[21845, 3, 16]`
+//! 2.6 ms, `f64` `[1820, 6, 24]` 0.66 ms. Here each chunk of sixteen lanes (the last chunk ending
+//! at the block's last lane, overlapping the one before, which it writes again alike) goes down
+//! its rows twice: first its extremes by the order alone, as keys (`Element::Key`; f16 and bf16
+//! as integer keys of their bits), NaN flagged on the side; then, down the rows the other way,
+//! the row of each lane's extreme by equality (the first: from the last row up; with `LAST` the
+//! last: from the first down). A block with a NaN goes lane by lane by the contract's rule.
+
+use super::half_rows::{inf_of, key, keyed, mag};
+use super::shared::take;
+use core::mem::size_of;
+
+use crate::{DType, Direction, Element};
+
+/// The fewest rows taken (blocks of two rows have their own kernel, `arg_two_rows`).
+pub(crate) const MIN_ROWS: usize = 3;
+
+/// The most rows taken: past them the lane kernels' set-up is paid over enough rows.
+pub(crate) const MAX_ROWS: usize = 16;
+
+/// Lanes of a chunk, and the fewest lanes a block must have.
+pub(crate) const LANES: usize = 16;
+
+/// The most lanes taken: wider blocks are few for their size, and the lane kernels' tiles pay.
+pub(crate) const MAX_LANES: usize = 256;
+
+/// Whether blocks of `r` rows of `inner` lanes of `T` are this module's: 8-byte types over
+/// [`MIN_ROWS`] to [`MAX_ROWS`] rows, the others but `f32` over three rows (from four the
+/// AVX2 kernel of narrow lanes, `arg_lanes_small_avx2`, was as fast or faster: `u8` `[4194, 5,
+/// 100]` 351 us there, 894 here, where LLVM reads a chunk four bytes at a time; `f32` has its
+/// own AVX2 pass over blocks, `arg_blocks_f32`). None with `small-code` (one kernel for all).
+#[inline(always)]
+pub(crate) fn fits<T: Element>(r: usize, inner: usize) -> bool {
+    let most = match (size_of::<T>(), T::DTYPE) {
+        (_, DType::F32) => 0,
+        (8, _) => MAX_ROWS,
+        _ => MIN_ROWS,
+    };
+    !cfg!(feature = "small-code")
+        && (MIN_ROWS..=most).contains(&r)
+        && (LANES..=MAX_LANES).contains(&inner)
+}
+
+/// The index of the extreme of each of `inner` lanes down the `r` rows of each block of `x`
+/// into `y` (`inner` indices a block), the first or with `LAST` the last, and with `v` not
+/// empty the extreme into `v`: `true` if done, `false` (nothing written) where the blocks are
+/// not this module's ([`fits`]).
+#[inline(always)]
+pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    inner: usize,
+) -> bool {
+    if !fits::<T>(r, inner) {
+        return false;
+    }
+    let size = r * inner;
+    let mut blocks = (x.len() / size).min(y.len() / inner);
+    if !v.is_empty() {
+        blocks = blocks.min(v.len() / inner);
+    }
+    for b in 0..blocks {
+        let (Some(xs), Some(ys)) = (
+            x.get(b * size..(b + 1) * size),
+            y.get_mut(b * inner..(b + 1) * inner),
+        ) else {
+            break;
+        };
+        let vs = v.get_mut(b * inner..(b + 1) * inner).unwrap_or_default();
+        let done = if keyed::<T>() {
+            let inf = inf_of::<T>();
+            match (T::half_bits(xs), T::half_bits_mut(vs)) {
+                (Some(xb), Some(vb)) => {
+                    block::<u16, i16, D, LAST>(xb, ys, vb, inner, key, |e| mag(e) > inf)
+                }
+                _ => false,
+            }
+        } else {
+            block::<T, T::Key, D, LAST>(xs, ys, vs, inner, T::key, |e| e.is_nan())
+        };
+        if !done {
+            exact::<T, D, LAST>(xs, ys, vs, inner);
+        }
+    }
+    true
+}
+
+/// One block of `E` (rows of `inner` lanes), compared as keys `K` (`key`): `false`, with `y`
+/// and `v` possibly written, if it holds an element that `nan` says is a NaN.
+#[inline(always)]
+fn block<E: Copy, K: Element, D: Direction, const LAST: bool>(
+    x: &[E],
+    y: &mut [i64],
+    v: &mut [E],
+    inner: usize,
+    key: impl Fn(E) -> K,
+    nan: impl Fn(E) -> bool,
+) -> bool {
+    let rows = x.len() / inner;
+    let row = |k: usize, at: usize| {
+        x.get(k * inner + at..)
+            .and_then(|s| s.first_chunk::<LANES>())
+    };
+    let mut c = 0;
+    while c < inner {
+        let at = c.min(inner - LANES);
+        c += LANES;
+        let Some(first) = row(0, at) else {
+            return false;
+        };
+        let mut m = [K::ZERO; LANES];
+        let mut seen = [false; LANES];
+        for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(first) {
+            *m = key(e);
+            *s = nan(e);
+        }
+        // The extremes, by the order alone.
+        for k in 1..rows {
+            let Some(ch) = row(k, at) else {
+                return false;
+            };
+            for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(ch) {
+                let kv = key(e);
+                *m = if D::better(kv, *m) { kv } else { *m };
+                *s |= nan(e);
+            }
+        }
+        if seen.iter().any(|&s| s) {
+            return false;
+        }
+        // The rows that hold them: the last match met wins, so the first row is met last
+        // going up (with `LAST`, the last row going down). Rows are under 256: a byte each.
+        let mut idx = [0u8; LANES];
+        for step in 0..rows {
+            let k = if LAST { step } else { rows - 1 - step };
+            let Some(ch) = row(k, at) else {
+                return false;
+            };
+            for ((i, &m), &e) in idx.iter_mut().zip(&m).zip(ch) {
+                *i = if key(e) == m { k as u8 } else { *i };
+            }
+        }
+        if let Some(out) = y.get_mut(at..).and_then(|s| s.first_chunk_mut::<LANES>()) {
+            for (o, &i) in out.iter_mut().zip(&idx) {
+                *o = i64::from(i);
+            }
+        }
+        if let Some(out) = v.get_mut(at..).and_then(|s| s.first_chunk_mut::<LANES>()) {
+            for (j, (o, &i)) in out.iter_mut().zip(&idx).enumerate() {
+                if let Some(&e) = x.get(usize::from(i) * inner + at + j) {
+                    *o = e;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One block lane by lane by the contract's rule (NaN wins).
+#[inline(never)]
+fn exact<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
+    for (j, o) in y.iter_mut().enumerate() {
+        let mut lane = x.iter().skip(j).step_by(inner);
+        let Some(&first) = lane.next() else {
+            return;
+        };
+        let (mut best, mut at) = (first, 0usize);
+        for (k, &e) in lane.enumerate() {
+            if take::<T, D, LAST>(best, e) {
+                best = e;
+                at = k + 1;
+            }
+        }
+        *o = at as i64;
+        if let Some(b) = v.get_mut(j) {
+            *b = best;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
