@@ -16,8 +16,8 @@
 //!   pool);
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
 //!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of three
-//!   of the other types with the reduced axis last), to look for weak spots outside the table's
-//!   cells.
+//!   of the other types with the reduced axis last and in the middle), to look for weak spots
+//!   outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
 //! around a millisecond; the samples keep their real shapes.
@@ -54,7 +54,8 @@ const BREADTH_OPS: [Op; 5] = [
 const BREADTH_ROWS: [usize; 4] = [20, 80, MID_ROW, 100000];
 
 /// The row length of the breadth group's rows of a few bytes for the types other than f32,
-/// the reduced axis last only (contiguous rows of 3 to 24 bytes).
+/// the reduced axis last (contiguous rows of 3 to 24 bytes) or in the middle (blocks of three
+/// rows of sixteen lanes).
 const BREADTH_TINY_ROW: usize = 3;
 
 /// The row lengths of the breadth group for f32: the ones the sweep lacks, every layout.
@@ -420,7 +421,7 @@ fn cells() -> Vec<Cell> {
                     push(op, Dt::F32, layout, row, "breadth");
                 }
                 for &dtype in op.other_types() {
-                    if layout == Layout::Last {
+                    if matches!(layout, Layout::Last | Layout::Middle) {
                         push(op, dtype, layout, BREADTH_TINY_ROW, "breadth");
                     }
                     for row in BREADTH_ROWS {
