@@ -147,7 +147,7 @@ use crate::{Direction, Element, Max};
 // The run-time-sized cores the debug builds' entry points (`crate::node`) share with the
 // constant-sized kernels above.
 #[cfg(not(debug_assertions))]
-pub(crate) use arg_few::{arg_blocks_few, fits as arg_few_fits};
+pub(crate) use arg_few::{arg_blocks_few, fits as arg_few_fits, MAX_LANES as ARG_FEW_MAX_LANES};
 #[cfg(not(debug_assertions))]
 #[cfg_attr(feature = "small-code", allow(unused_imports))]
 pub(crate) use arg_lanes::{
