@@ -231,7 +231,8 @@ fn strided_half_kernels_match_the_definition() {
     }
 }
 
-/// [`arg_blocks_f32`] (every block in one call) over blocks of 3 to 33 rows of 16 to 100 lanes,
+/// [`arg_blocks_f32`] (every block in one call) over blocks of 3 to 33 rows of 16 to 100 lanes
+/// (three rows from 64 lanes),
 /// one to five blocks, NaN in some blocks only (the call stops at each and the exact pass takes
 /// it, then the call goes on), ties and zeros of both signs from the pool: each tie rule and
 /// direction against the definition, with the values. Lanes over the tile, fewer than sixteen
@@ -249,6 +250,7 @@ fn f32_blocks_in_one_call_match_the_definition() {
         (5, 24),
         (7, 31),
         (3, 32),
+        (3, 64),
         (6, 40),
         (8, 100),
         (33, 16),
@@ -256,7 +258,8 @@ fn f32_blocks_in_one_call_match_the_definition() {
         (5, 15),
         (3, 129),
     ] {
-        let takes = avx2 && r >= 3 && (16..=TILE).contains(&inner);
+        // Three rows only over 64 lanes or more.
+        let takes = avx2 && (r >= 4 || (r == 3 && inner >= 64)) && (16..=TILE).contains(&inner);
         for outer in [1, 2, 5] {
             // Block `b` holds a NaN where `b % 3 == 1` (every block in the last round).
             for all_nan in [false, true] {
