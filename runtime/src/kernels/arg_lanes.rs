@@ -257,7 +257,7 @@ pub(super) fn arg_lanes_tiles<
 }
 
 /// The strided arg-reduction of `f32` over `x.len() / (r · inner)` blocks of `r` rows of
-/// `inner` lanes (from [`AVX2_ROWS`] rows and sixteen lanes, at most `TILE`) by the AVX2 pass,
+/// `inner` lanes (those `avx2_takes`, from sixteen lanes to `TILE`) by the AVX2 pass,
 /// every block in one call, where the CPU has it: `false` (nothing written) where it does not
 /// take them. A block with a NaN takes the exact pass. Block by block, each through the tile
 /// loop of [`arg_lanes_in`], blocks of a few rows of a few tens of lanes cost more in the calls,
