@@ -12,8 +12,8 @@
 //! the row of each lane's extreme by equality (the first: from the last row up; with `LAST` the
 //! last: from the first down). A block with a NaN goes lane by lane by the contract's rule.
 
+use super::arg_lanes::lane_by_lane;
 use super::half_rows::{inf_of, key, keyed, mag};
-use super::shared::take;
 use core::mem::size_of;
 
 use crate::{DType, Direction, Element};
@@ -87,7 +87,7 @@ pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
             block::<T, T::Key, D, LAST>(xs, ys, vs, inner, T::key, |e| e.is_nan())
         };
         if !done {
-            exact::<T, D, LAST>(xs, ys, vs, inner);
+            lane_by_lane::<T, D, LAST>(xs, ys, vs, inner);
         }
     }
     true
@@ -162,33 +162,6 @@ fn block<E: Copy, K: Element, D: Direction, const LAST: bool>(
         }
     }
     true
-}
-
-/// One block lane by lane by the contract's rule (NaN wins).
-#[inline(never)]
-fn exact<T: Element, D: Direction, const LAST: bool>(
-    x: &[T],
-    y: &mut [i64],
-    v: &mut [T],
-    inner: usize,
-) {
-    for (j, o) in y.iter_mut().enumerate() {
-        let mut lane = x.iter().skip(j).step_by(inner);
-        let Some(&first) = lane.next() else {
-            return;
-        };
-        let (mut best, mut at) = (first, 0usize);
-        for (k, &e) in lane.enumerate() {
-            if take::<T, D, LAST>(best, e) {
-                best = e;
-                at = k + 1;
-            }
-        }
-        *o = at as i64;
-        if let Some(b) = v.get_mut(j) {
-            *b = best;
-        }
-    }
 }
 
 #[cfg(test)]

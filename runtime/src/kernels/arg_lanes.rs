@@ -198,21 +198,7 @@ fn arg_lanes_in<T: Element, D: Direction, const LAST: bool, const TILE: usize, c
     }
     if TILE == 0 || x.len() / inner > u32::MAX as usize {
         // More rows than the compact row counters hold: one lane at a time.
-        for (j, o) in y.iter_mut().enumerate() {
-            let mut lane = x.iter().skip(j).step_by(inner);
-            let Some(&first) = lane.next() else { return };
-            let (mut best, mut idx) = (first, 0usize);
-            for (r, &e) in lane.enumerate() {
-                if take::<T, D, LAST>(best, e) {
-                    best = e;
-                    idx = r + 1;
-                }
-            }
-            *o = idx as i64;
-            if let Some(b) = v.get_mut(j) {
-                *b = best;
-            }
-        }
+        lane_by_lane::<T, D, LAST>(x, y, v, inner);
         return;
     }
     // Whole rows only (generated code always passes them).
@@ -226,6 +212,32 @@ fn arg_lanes_in<T: Element, D: Direction, const LAST: bool, const TILE: usize, c
         return;
     }
     arg_lanes_tiles::<T, D, LAST, TILE, WIDE>(x, y, v, inner);
+}
+
+/// Each of the `y.len()` lanes of `x` (rows of `inner`) one at a time by the contract's rule
+/// (NaN wins): its row into `y` and, when `v` is not empty, its element into `v`.
+#[inline(never)]
+pub(super) fn lane_by_lane<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    inner: usize,
+) {
+    for (j, o) in y.iter_mut().enumerate() {
+        let mut lane = x.iter().skip(j).step_by(inner);
+        let Some(&first) = lane.next() else { return };
+        let (mut best, mut idx) = (first, 0usize);
+        for (r, &e) in lane.enumerate() {
+            if take::<T, D, LAST>(best, e) {
+                best = e;
+                idx = r + 1;
+            }
+        }
+        *o = idx as i64;
+        if let Some(b) = v.get_mut(j) {
+            *b = best;
+        }
+    }
 }
 
 /// The portable passes of [`arg_lanes_in`] over whole rows of `inner` (at most `u32::MAX`),
