@@ -15,6 +15,9 @@
 //! NaN flagged on the side: a block with a NaN is done again by the exact rule.
 //!
 //! Rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]).
+//! The arg-reductions of 2-byte rows of 17 to 32 elements and 4-byte rows of 9 to 32 go by
+//! columns instead ([`columns`], [`columns4`]): each block transposed in registers, one pass over
+//! its columns.
 //!
 //! For the CPUs [`available`] finds; the callers check.
 
@@ -31,6 +34,8 @@ use super::reduce::fold;
 use crate::{DType, Direction, Element};
 
 mod block;
+mod columns;
+mod columns4;
 pub(super) mod lanes;
 mod tagged;
 mod tiny;
@@ -282,17 +287,27 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
     if !fits_arg::<T>(n) || !available() {
         return 0;
     }
-    // 2-byte rows of 33 to 64 bytes are searched a second time rather than widened: widened,
-    // they fold two vectors of twice the lanes a row (i16 rows of 20: 158-166 us widened over
-    // `[52428, 20]`, 129 us searched).
-    if size_of::<T>() == 2 && (33..=64).contains(&(n * 2)) {
+    // 2-byte rows of 17 to 32 elements go by columns rather than widened: widened, they fold
+    // two vectors of twice the lanes a row (i16 rows of 20: 158-166 us widened over
+    // `[52428, 20]`, 129 us searched a second time, less by columns).
+    if size_of::<T>() == 2 && columns::fits(n) {
         // SAFETY: as below.
         return unsafe {
             by_dtype!(T {
-                DType::U16 => arg_in::<U16s, D, LAST, VALUES, T, I>(x, y, v, n),
-                DType::I16 => arg_in::<I16s, D, LAST, VALUES, T, I>(x, y, v, n),
-                DType::F16 => arg_in::<Halves<0x7c00>, D, LAST, VALUES, T, I>(x, y, v, n),
-                DType::BF16 => arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v, n),
+                DType::U16 => columns::arg_in::<U16s, D, LAST, VALUES, T, I>(x, y, v, n),
+                DType::I16 => columns::arg_in::<I16s, D, LAST, VALUES, T, I>(x, y, v, n),
+                DType::F16 => columns::arg_in::<Halves<0x7c00>, D, LAST, VALUES, T, I>(x, y, v, n),
+                DType::BF16 => columns::arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v, n),
+            } else 0)
+        };
+    }
+    // 4-byte rows of 9 to 32 elements likewise by columns.
+    if size_of::<T>() == 4 && columns4::fits(n) {
+        // SAFETY: as below.
+        return unsafe {
+            by_dtype!(T {
+                DType::U32 => columns4::arg_in::<U32s, D, LAST, VALUES, T, I>(x, y, v, n),
+                DType::I32 => columns4::arg_in::<I32s, D, LAST, VALUES, T, I>(x, y, v, n),
             } else 0)
         };
     }

@@ -183,3 +183,61 @@ fn short_rows_outside_the_kernel_are_left() {
         0
     );
 }
+
+/// A block whose only NaN has either sign, at a row's start, middle or end: found in both
+/// directions. The rows of 17 to 32 2-byte elements go by columns, which see a NaN by its key
+/// past an infinity's, the greatest key for one sign and the least for the other.
+#[test]
+fn a_lone_nan_of_either_sign_is_found_by_columns() {
+    if !available() {
+        return;
+    }
+    fn case<T: Element>(make: fn(&mut Lcg, bool) -> T, nan: fn(bool) -> T) {
+        let mut g = Lcg(7);
+        for n in 17..=32 {
+            for negative in [false, true] {
+                for at in [0, 5 * n + 3, 9 * n + n - 1, 16 * n - 1, 16 * n + 17] {
+                    let mut x: Vec<T> = (0..32 * n)
+                        .map(|_| make(&mut g, false))
+                        .map(|v| if v.is_nan() { T::ONE } else { v })
+                        .collect();
+                    x[at] = nan(negative);
+                    for (min, last) in [(false, false), (false, true), (true, false), (true, true)]
+                    {
+                        let mut y = std::vec![-1i64; 32];
+                        let done = match (min, last) {
+                            (false, false) => {
+                                arg_rows::<T, Max, false, false, i64>(&x, &mut y, &mut [], n)
+                            }
+                            (false, true) => {
+                                arg_rows::<T, Max, true, false, i64>(&x, &mut y, &mut [], n)
+                            }
+                            (true, false) => {
+                                arg_rows::<T, Min, false, false, i64>(&x, &mut y, &mut [], n)
+                            }
+                            (true, true) => {
+                                arg_rows::<T, Min, true, false, i64>(&x, &mut y, &mut [], n)
+                            }
+                        };
+                        assert_eq!(done, 32);
+                        for (o, row) in x.chunks_exact(n).enumerate() {
+                            let want = if min {
+                                naive_arg::<T, Min>(row, last)
+                            } else {
+                                naive_arg::<T, Max>(row, last)
+                            };
+                            let what = (T::DTYPE, n, at, negative, min, last, o);
+                            assert_eq!(y[o] as usize, want, "{what:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    case::<f16>(f16s, |neg| {
+        f16::from_bits(if neg { 0xfe00 } else { 0x7e00 })
+    });
+    case::<bf16>(bf16s, |neg| {
+        bf16::from_bits(if neg { 0xffc0 } else { 0x7fc0 })
+    });
+}
