@@ -40,7 +40,7 @@ pub(super) mod lanes;
 mod tagged;
 mod tiny;
 
-use block::{blocks, tree, Block};
+use block::{arg_blocks, blocks, tree, Block};
 use lanes::{any_nan, key, nans, pick, unkey, Halves, I16s, I32s, I8s, Lanes, U16s, U32s, U8s};
 
 /// The longest rows the reductions take, in bytes (sixteen vectors). Longer rows amortize a
@@ -169,11 +169,7 @@ where
     };
     let block = Block::<K>::new::<D>(n);
     let (l, row) = (K::LANES, n * K::SIZE);
-    let mut rows = (x.len() / n).min(y.len());
-    if VALUES {
-        rows = rows.min(v.len());
-    }
-    let count = blocks(l, row, rows, xb.len());
+    let count = arg_blocks::<VALUES>(l, row, xb.len(), y.len(), v.len());
     for b in 0..count {
         let (Some(xs), Some(ys), Some(rs)) = (
             xb.get(b * l * row..),

@@ -257,3 +257,20 @@ pub(super) fn blocks(l: usize, row: usize, rows: usize, len: usize) -> usize {
     }
     count
 }
+
+/// [`blocks`] for an arg-reduction of the `len` bytes of rows of `row` bytes into `ys`
+/// positions (and `vs` values with `VALUES`): its rows bounded by every slice.
+#[inline(always)]
+pub(super) fn arg_blocks<const VALUES: bool>(
+    l: usize,
+    row: usize,
+    len: usize,
+    ys: usize,
+    vs: usize,
+) -> usize {
+    let mut rows = (len / row).min(ys);
+    if VALUES {
+        rows = rows.min(vs);
+    }
+    blocks(l, row, rows, len)
+}

@@ -20,7 +20,7 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64, _mm256_xor_si256, _mm_unpackhi_epi64,
 };
 
-use super::block::blocks;
+use super::block::arg_blocks;
 use super::lanes::{key, unkey, Lanes};
 use super::{bytes, exact_rows};
 use crate::kernels::index::{index, Index};
@@ -207,11 +207,7 @@ where
         return 0;
     }
     let row = 2 * n;
-    let mut rows = (x.len() / n).min(y.len());
-    if VALUES {
-        rows = rows.min(v.len());
-    }
-    let count = blocks(ROWS, row, rows, xb.len());
+    let count = arg_blocks::<VALUES>(ROWS, row, xb.len(), y.len(), v.len());
     for b in 0..count {
         let (Some(ys), Some(rs)) = (
             y.get_mut(b * ROWS..(b + 1) * ROWS),

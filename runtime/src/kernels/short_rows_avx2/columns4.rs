@@ -11,7 +11,7 @@ use core::arch::x86_64::{
     _mm256_xor_si256,
 };
 
-use super::block::blocks;
+use super::block::arg_blocks;
 use super::bytes;
 use super::lanes::Lanes;
 use crate::kernels::index::{index, Index};
@@ -123,11 +123,7 @@ where
         return 0;
     }
     let row = 4 * n;
-    let mut rows = (x.len() / n).min(y.len());
-    if VALUES {
-        rows = rows.min(v.len());
-    }
-    let count = blocks(ROWS, row, rows, xb.len());
+    let count = arg_blocks::<VALUES>(ROWS, row, xb.len(), y.len(), v.len());
     for b in 0..count {
         let Some(ys) = y.get_mut(b * ROWS..(b + 1) * ROWS) else {
             return b * ROWS;

@@ -19,7 +19,7 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi8, _mm256_xor_si256, _mm_srli_si128, _mm_storeu_si128,
 };
 
-use super::block::{blocks, tree, Pairs};
+use super::block::{arg_blocks, tree, Pairs};
 use super::exact_rows;
 use super::lanes::{any_nan, halves, key, load, load2, pick, track, unkey, Lanes};
 use crate::kernels::index::{index, Index};
@@ -350,11 +350,7 @@ where
     };
     let shape = Tagged::<K, C>::new::<D, LAST>(n);
     let (l, row) = (C::LANES, n * K::SIZE);
-    let mut rows = (x.len() / n).min(y.len());
-    if VALUES {
-        rows = rows.min(v.len());
-    }
-    let count = blocks(l, row, rows, xb.len());
+    let count = arg_blocks::<VALUES>(l, row, xb.len(), y.len(), v.len());
     for b in 0..count {
         let (Some(xs), Some(ys), Some(rs)) = (
             xb.get(b * l * row..),
