@@ -370,12 +370,19 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     let size = std::mem::size_of::<T>();
     let bytes = r * size;
     // Rows a block: 1- and 2-byte elements widened to twice their width (half a vector's
-    // lanes), except 2-byte rows of 33 to 64 bytes, searched a second time instead.
+    // lanes), except 2-byte rows by columns (17 to 24 integers, 17 to 28 f16 or bf16).
+    let most = if ["float16", "bfloat16"].contains(&T::NAME) {
+        28
+    } else {
+        24
+    };
     let lanes = match size {
-        2 if (33..=64).contains(&bytes) => 16,
+        2 if (17..=most).contains(&r) => 16,
         1 | 2 => 16 / size,
         _ => 32 / size,
     };
+    // Rows of 8 to 256 bytes, and 4-byte rows of 9 to 1024 elements by columns.
+    let taken = (8..=256).contains(&bytes) || size == 4 && (9..=1024).contains(&r);
     let typed = [
         "bool", "int8", "uint8", "int16", "uint16", "float16", "bfloat16", "int32", "uint32",
     ]
@@ -399,9 +406,7 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     let window_takes = window
         && rows >= tile
         && rows * bytes >= (32 - 1) * (32 / bytes) * bytes + (r - 1) * size + 32;
-    let blocks_take = (8..=256).contains(&bytes)
-        && rows >= lanes
-        && rows * bytes >= (lanes - 1) * bytes + bytes.max(16);
+    let blocks_take = taken && rows >= lanes && rows * bytes >= (lanes - 1) * bytes + bytes.max(16);
     !cfg!(debug_assertions) && avx2 && typed && (window_takes || blocks_take)
 }
 

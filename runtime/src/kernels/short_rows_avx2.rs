@@ -280,13 +280,26 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
             return done;
         }
     }
-    if !fits_arg::<T>(n) || !available() {
+    if !available() {
         return 0;
     }
-    // 2-byte rows of 17 to 32 elements go by columns rather than widened: widened, they fold
-    // two vectors of twice the lanes a row (i16 rows of 20: 158-166 us widened over
-    // `[52428, 20]`, 129 us searched a second time, less by columns).
-    if size_of::<T>() == 2 && columns::fits(n) {
+    // 4-byte rows of 9 elements and more by columns (see `columns4::fits`), past the longest
+    // rows searched here too.
+    if size_of::<T>() == 4 && columns4::fits(n) {
+        // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
+        return unsafe {
+            by_dtype!(T {
+                DType::U32 => columns4::arg_in::<U32s, D, LAST, VALUES, T, I>(x, y, v, n),
+                DType::I32 => columns4::arg_in::<I32s, D, LAST, VALUES, T, I>(x, y, v, n),
+            } else 0)
+        };
+    }
+    if !fits_arg::<T>(n) {
+        return 0;
+    }
+    // 2-byte rows of 17 to 24 or 28 elements (see `columns::fits`) go by columns rather than
+    // widened: widened, they fold two vectors of twice the lanes a row.
+    if columns::fits::<T>(n) {
         // SAFETY: as below.
         return unsafe {
             by_dtype!(T {
@@ -294,16 +307,6 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
                 DType::I16 => columns::arg_in::<I16s, D, LAST, VALUES, T, I>(x, y, v, n),
                 DType::F16 => columns::arg_in::<Halves<0x7c00>, D, LAST, VALUES, T, I>(x, y, v, n),
                 DType::BF16 => columns::arg_in::<Halves<0x7f80>, D, LAST, VALUES, T, I>(x, y, v, n),
-            } else 0)
-        };
-    }
-    // 4-byte rows of 9 to 32 elements likewise by columns.
-    if size_of::<T>() == 4 && columns4::fits(n) {
-        // SAFETY: as below.
-        return unsafe {
-            by_dtype!(T {
-                DType::U32 => columns4::arg_in::<U32s, D, LAST, VALUES, T, I>(x, y, v, n),
-                DType::I32 => columns4::arg_in::<I32s, D, LAST, VALUES, T, I>(x, y, v, n),
             } else 0)
         };
     }

@@ -16,8 +16,8 @@
 //!   pool);
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
 //!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of three
-//!   of the other types with the reduced axis last and in the middle), to look for weak spots
-//!   outside the table's cells.
+//!   of the other types with the reduced axis last and in the middle; every type's rows of 12 to
+//!   31 with the reduced axis last), to look for weak spots outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
 //! around a millisecond; the samples keep their real shapes.
@@ -57,6 +57,11 @@ const BREADTH_ROWS: [usize; 4] = [20, 80, MID_ROW, 100000];
 /// the reduced axis last (contiguous rows of 3 to 24 bytes) or in the middle (blocks of three
 /// rows of sixteen lanes).
 const BREADTH_TINY_ROW: usize = 3;
+
+/// The row lengths of the breadth group's short contiguous rows (the reduced axis last), every
+/// type: where the kernels for rows of a few vectors choose between searching each row and
+/// transposing blocks of rows into columns.
+const BREADTH_SHORT_ROWS: [usize; 4] = [12, 16, 25, 31];
 
 /// The row lengths of the breadth group for f32: the ones the sweep lacks, every layout.
 const BREADTH_ROWS_F32: [usize; 5] = [3, 7, 33, 300, 5000];
@@ -420,9 +425,19 @@ fn cells() -> Vec<Cell> {
                 for row in BREADTH_ROWS_F32 {
                     push(op, Dt::F32, layout, row, "breadth");
                 }
+                if layout == Layout::Last {
+                    for row in BREADTH_SHORT_ROWS {
+                        push(op, Dt::F32, layout, row, "breadth");
+                    }
+                }
                 for &dtype in op.other_types() {
                     if matches!(layout, Layout::Last | Layout::Middle) {
                         push(op, dtype, layout, BREADTH_TINY_ROW, "breadth");
+                    }
+                    if layout == Layout::Last {
+                        for row in BREADTH_SHORT_ROWS {
+                            push(op, dtype, layout, row, "breadth");
+                        }
                     }
                     for row in BREADTH_ROWS {
                         let typed =

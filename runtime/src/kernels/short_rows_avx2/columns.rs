@@ -1,10 +1,11 @@
-//! Arg-reductions of 2-byte rows of 17 to 32 elements (34 to 64 bytes) by columns: a block of
-//! sixteen rows is transposed in registers (its first sixteen columns from the rows' starts, its
-//! last sixteen from their ends), so that lane `j` of column `c` holds element `c` of row `j`;
-//! then one pass over the columns in order keeps each row's extreme and its index, lane by
-//! lane. Searching each row again for its extreme (two loads, two compares, two masks a row)
-//! cost more than the transposes: ArgMax over `[52428, 20]` in the benchmark matrix, best of
-//! three, 274 -> 183 us for f16, 183 -> 121 us for `i16` (session 45, the 2-core Xeon).
+//! Arg-reductions of 2-byte rows of 17 to 28 elements (34 to 56 bytes; see [`fits`]) by
+//! columns: a block of sixteen rows is transposed in registers (its first sixteen columns from
+//! the rows' starts, its last sixteen from their ends), so that lane `j` of column `c` holds
+//! element `c` of row `j`; then one pass over the columns in order keeps each row's extreme and
+//! its index, lane by lane. Searching each row again for its extreme (two loads, two compares,
+//! two masks a row) cost more than the transposes: ArgMax over `[52428, 20]` in the benchmark
+//! matrix, best of three, 274 -> 183 us for f16, 183 -> 121 us for `i16` (session 45, the
+//! 2-core Xeon).
 //!
 //! Lanes as in [`super::lanes`]: `i16` as it is, `u16` with its sign bit flipped, f16 and bf16
 //! as their order keys. A NaN's key lies past an infinity's (above for a positive NaN, below
@@ -24,15 +25,25 @@ use super::block::arg_blocks;
 use super::lanes::{key, unkey, Lanes};
 use super::{bytes, exact_rows};
 use crate::kernels::index::{index, Index};
-use crate::{Direction, Element};
+use crate::{DType, Direction, Element};
 
 /// Rows per block: one 16-bit lane each.
 const ROWS: usize = 16;
 
-/// Whether rows of `n` 2-byte elements are this module's.
+/// Whether rows of `n` elements of `T` (2 bytes) are this module's: rows of 17 to 24 integers
+/// and of 17 to 28 f16 or bf16. Longer rows go widened with their positions
+/// ([`super::tagged`]), which took them faster (ArgMax over 2 MiB, best of three on the 2-core
+/// AVX-512 Xeon, session 46: `i16` rows of 25 97 -> 72 us and of 31 97 -> 61 us; f16 rows of
+/// 31 122 -> 116 us, of 25 127 -> 142 us the other way). The keys of f16 and bf16 cost the
+/// widened lanes more than the integers' do, so columns keep their rows longer.
 #[inline(always)]
-pub(super) fn fits(n: usize) -> bool {
-    (17..=32).contains(&n)
+pub(super) fn fits<T: Element>(n: usize) -> bool {
+    let most = if matches!(T::DTYPE, DType::F16 | DType::BF16) {
+        28
+    } else {
+        24
+    };
+    size_of::<T>() == 2 && (17..=most).contains(&n)
 }
 
 /// Eight rows of sixteen elements (`r`) transposed within each 128-bit half: vector `c` holds
@@ -203,7 +214,7 @@ where
     let Some(xb) = bytes(x) else {
         return 0;
     };
-    if K::SIZE != 2 || !fits(n) {
+    if K::SIZE != 2 || !fits::<T>(n) {
         return 0;
     }
     let row = 2 * n;

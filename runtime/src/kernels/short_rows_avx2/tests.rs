@@ -46,17 +46,28 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
             }
             c * lanes
         };
-        let want_blocks = whole(lanes);
-        // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only; 1- and 2-byte
-        // elements widened to twice their width, half as many rows a block, except 2-byte rows
-        // of 33 to 64 bytes.
+        // The reductions take rows up to `MAX_BYTES`.
+        let want_blocks = if n * size_of::<T>() <= MAX_BYTES {
+            whole(lanes)
+        } else {
+            0
+        };
+        // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only, except 4-byte
+        // integers by columns (rows of up to 1024 elements); 1- and 2-byte elements widened to
+        // twice their width, half as many rows a block, except 2-byte rows by columns (17 to
+        // 24 integers, 17 to 28 f16 or bf16).
         let bytes = n * size_of::<T>();
+        let halves = matches!(T::DTYPE, DType::F16 | DType::BF16);
+        let columns = size_of::<T>() == 2 && (17..=if halves { 28 } else { 24 }).contains(&n);
         let want_arg = match (bytes <= ARG_MAX_BYTES, size_of::<T>()) {
+            (_, 4) if (9..=1024).contains(&n) => whole(lanes),
             (false, _) => 0,
             (true, 4) => whole(lanes),
-            (true, 2) if (33..=64).contains(&bytes) => whole(lanes),
+            (true, 2) if columns => whole(lanes),
             (true, _) => whole(lanes / 2),
         };
+        // Hardmax (of f16 and bf16 only here) as the arg-reductions up to `ARG_MAX_BYTES`.
+        let want_hardmax = if bytes <= ARG_MAX_BYTES { want_arg } else { 0 };
         let acc: Vec<T> = (0..rows)
             .map(|i| {
                 if i % 9 == 4 {
@@ -69,7 +80,12 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
         // Hardmax: 1 at the first maximum (or first NaN), 0 elsewhere, in the rows done.
         let mut h = std::vec![T::ONE; n * rows];
         let done = hardmax_rows::<T>(&x, &mut h, n);
-        assert_eq!(done, want_arg, "{:?} n={n} rows={rows} hardmax", T::DTYPE);
+        assert_eq!(
+            done,
+            want_hardmax,
+            "{:?} n={n} rows={rows} hardmax",
+            T::DTYPE
+        );
         for (o, (row, out)) in x
             .chunks_exact(n)
             .zip(h.chunks_exact(n))
@@ -161,6 +177,11 @@ fn short_rows_of_every_narrow_type_match_the_definitions() {
             check::<i32>(&mut g, n, rows, i32s);
         }
     }
+    // 4-byte integers by columns past the other kernels' rows, to 1024 elements and one more.
+    for n in (MAX_BYTES / 4 + 1..1020).step_by(37).chain(1020..=1025) {
+        check::<u32>(&mut g, n, 17, u32s);
+        check::<i32>(&mut g, n, 17, i32s);
+    }
 }
 
 #[test]
@@ -182,11 +203,17 @@ fn short_rows_outside_the_kernel_are_left() {
         arg_rows::<i64, Max, false, false, i64>(&[1; 64 * 8], &mut at, &mut [], 8),
         0
     );
+    // 4-byte rows past the columns' 1024 elements.
+    assert_eq!(
+        arg_rows::<i32, Max, false, false, i64>(&[1; 64 * 1025], &mut at, &mut [], 1025),
+        0
+    );
 }
 
 /// A block whose only NaN has either sign, at a row's start, middle or end: found in both
-/// directions. The rows of 17 to 32 2-byte elements go by columns, which see a NaN by its key
-/// past an infinity's, the greatest key for one sign and the least for the other.
+/// directions. The rows of 17 to 28 f16 or bf16 go by columns, which see a NaN by its key past
+/// an infinity's, the greatest key for one sign and the least for the other (and up to 32 the
+/// widened lanes, checked alike).
 #[test]
 fn a_lone_nan_of_either_sign_is_found_by_columns() {
     if !available() {
