@@ -209,35 +209,38 @@ pub(super) unsafe fn tree<K: Lanes, D: Direction, P: Pairs>(
     nan: &mut __m256i,
 ) -> __m256i {
     // Pair `i` takes rows `i` and `i + lanes / 2`: the tree keeps the pairs' order, the
-    // first rows in the low halves, the second in the high.
+    // first rows in the low halves, the second in the high. Written out call by call rather
+    // than in loops over small arrays: inlined into a large caller, the loops were sometimes
+    // left rolled, their arrays on the stack (ArgMax of `i16` rows of 25 over 2 MiB ran at
+    // 110 us in one build of the benchmark matrix and 72 us in another, session 46).
     let half = K::LANES / 2;
-    let mut outs = [_mm256_setzero_si256(); 2];
-    for (h, out) in outs.iter_mut().enumerate() {
-        let mut eights = [_mm256_setzero_si256(); 2];
-        for (e, eight) in eights.iter_mut().enumerate() {
-            let mut quads = [_mm256_setzero_si256(); 2];
-            for (q, quad) in quads.iter_mut().enumerate() {
-                let mut pairs = [_mm256_setzero_si256(); 2];
-                for (p, pair) in pairs.iter_mut().enumerate() {
-                    let i = ((h * 2 + e) * 2 + q) * 2 + p;
-                    // SAFETY: the caller's reach, for rows below `lanes`.
-                    *pair = unsafe { src.pair::<D>(x, i, i + half, nan) };
-                }
-                *quad = units8::<K, D>(pairs[0], pairs[1]);
-            }
-            *eight = units4::<K, D>(quads[0], quads[1]);
-            if K::SIZE == 4 {
-                // Eight rows of 4-byte elements: one vector.
-                return *eight;
-            }
-        }
-        *out = units_small::<K, D, 2>(eights[0], eights[1]);
-        if K::SIZE == 2 {
-            // Sixteen rows of 2-byte elements: one vector.
-            return *out;
-        }
+    macro_rules! pair {
+        ($i:expr) => {
+            // SAFETY: the caller's reach, for rows below `lanes`.
+            unsafe { src.pair::<D>(x, $i, $i + half, nan) }
+        };
     }
-    units_small::<K, D, 1>(outs[0], outs[1])
+    macro_rules! quad {
+        ($i:expr) => {
+            units8::<K, D>(pair!($i), pair!($i + 1))
+        };
+    }
+    macro_rules! eight {
+        ($i:expr) => {
+            units4::<K, D>(quad!($i), quad!($i + 2))
+        };
+    }
+    if K::SIZE == 4 {
+        // Eight rows of 4-byte elements: one vector.
+        return eight!(0);
+    }
+    let low = units_small::<K, D, 2>(eight!(0), eight!(4));
+    if K::SIZE == 2 {
+        // Sixteen rows of 2-byte elements: one vector.
+        return low;
+    }
+    let high = units_small::<K, D, 2>(eight!(8), eight!(12));
+    units_small::<K, D, 1>(low, high)
 }
 
 /// The bytes a block of `l` rows of `row` bytes reads from its start: its rows, and for rows
