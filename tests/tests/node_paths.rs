@@ -426,13 +426,24 @@ fn wide_rows() -> bool {
 /// 8 to 128 on CPUs with AVX2; optimized builds rows of 2 to 4 of every type; every other
 /// case says it did nothing).
 fn arg_rows_case<T: Pool>(g: &mut Lcg) {
-    for (r, rows) in [2, 3, 4, 7, 20, 31, 32, 33, 40, 64, 100, 128, 129, 300, 2100]
-        .into_iter()
-        .map(|r| (r, 21))
-        // 64 short rows and more: the debug builds' transposing tile for other types than f32;
-        // hundreds: whole tiles of the sliding window over rows of a few bytes.
-        .chain([(3, 70), (7, 70), (20, 70), (2, 600), (3, 700), (5, 400)])
-    {
+    for (r, rows) in [
+        2, 3, 4, 7, 20, 26, 31, 32, 33, 40, 64, 100, 128, 129, 300, 1024, 2100,
+    ]
+    .into_iter()
+    .map(|r| (r, 21))
+    // 64 short rows and more: the debug builds' transposing tile for other types than f32;
+    // hundreds: whole tiles of the sliding window over rows of a few bytes; 12 rows of 26: a
+    // block of the widened lanes (8 rows) but not of the columns (16 rows), which take such
+    // rows of f16 and bf16 and not of integers.
+    .chain([
+        (3, 70),
+        (7, 70),
+        (20, 70),
+        (2, 600),
+        (3, 700),
+        (5, 400),
+        (26, 12),
+    ]) {
         for nan in [false, true] {
             let x: Vec<T> = draw(g, rows * r, nan);
             let a = array(&x, &[rows, r]);

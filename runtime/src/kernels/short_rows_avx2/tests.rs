@@ -46,17 +46,13 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
             }
             c * lanes
         };
+        let bytes = n * size_of::<T>();
         // The reductions take rows up to `MAX_BYTES`.
-        let want_blocks = if n * size_of::<T>() <= MAX_BYTES {
-            whole(lanes)
-        } else {
-            0
-        };
+        let want_blocks = if bytes <= MAX_BYTES { whole(lanes) } else { 0 };
         // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only, except 4-byte
         // integers by columns (rows of up to 1024 elements); 1- and 2-byte elements widened to
         // twice their width, half as many rows a block, except 2-byte rows by columns (17 to
         // 24 integers, 17 to 28 f16 or bf16).
-        let bytes = n * size_of::<T>();
         let halves = matches!(T::DTYPE, DType::F16 | DType::BF16);
         let columns = size_of::<T>() == 2 && (17..=if halves { 28 } else { 24 }).contains(&n);
         let want_arg = match (bytes <= ARG_MAX_BYTES, size_of::<T>()) {
@@ -66,7 +62,8 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
             (true, 2) if columns => whole(lanes),
             (true, _) => whole(lanes / 2),
         };
-        // Hardmax (of f16 and bf16 only here) as the arg-reductions up to `ARG_MAX_BYTES`.
+        // Hardmax as the arg-reductions, but only up to `ARG_MAX_BYTES` (its rows' outputs are
+        // written row by row; the columns past that limit serve the arg-reductions alone).
         let want_hardmax = if bytes <= ARG_MAX_BYTES { want_arg } else { 0 };
         let acc: Vec<T> = (0..rows)
             .map(|i| {
