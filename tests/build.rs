@@ -1222,5 +1222,6 @@ fn main() {
 fn matrix(out_dir: &std::path::Path) {
     println!("cargo:rerun-if-changed=benches/matrix/spec.rs");
     println!("cargo:rerun-if-env-changed={}", matrix_spec::BREADTH_VAR);
+    println!("cargo:rerun-if-env-changed={}", matrix_spec::ONLY_VAR);
     matrix_spec::generate(out_dir);
 }

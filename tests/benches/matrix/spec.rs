@@ -15,8 +15,8 @@
 //! - **samples**: shapes from real models (a detector head, a segmentation map, a global max
 //!   pool);
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
-//!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of three
-//!   of the other types with the reduced axis last and in the middle; every type's rows of 12 to
+//!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of two and
+//!   three of the other types with the reduced axis last and in the middle; every type's rows of 12 to
 //!   31 with the reduced axis last), to look for weak spots outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
@@ -53,10 +53,14 @@ const BREADTH_OPS: [Op; 5] = [
 /// The row lengths of the breadth group for the types other than f32, every layout.
 const BREADTH_ROWS: [usize; 4] = [20, 80, MID_ROW, 100000];
 
-/// The row length of the breadth group's rows of a few bytes for the types other than f32,
-/// the reduced axis last (contiguous rows of 3 to 24 bytes) or in the middle (blocks of three
-/// rows of sixteen lanes).
-const BREADTH_TINY_ROW: usize = 3;
+/// The row lengths of the breadth group's rows of a few bytes for the types other than f32,
+/// the reduced axis last (contiguous rows of 2 to 24 bytes) or in the middle (blocks of two or
+/// three rows of sixteen lanes).
+const BREADTH_TINY_ROWS: [usize; 2] = [2, 3];
+
+/// The environment variable that keeps, at build time, only the cells whose names contain one
+/// of its `|`-separated parts (a quicker build for comparing kernels on a few cells).
+pub const ONLY_VAR: &str = "ONNX_AOT_MATRIX_ONLY";
 
 /// The row lengths of the breadth group's short contiguous rows (the reduced axis last), every
 /// type: where the kernels for rows of a few vectors choose between searching each row and
@@ -432,7 +436,9 @@ fn cells() -> Vec<Cell> {
                 }
                 for &dtype in op.other_types() {
                     if matches!(layout, Layout::Last | Layout::Middle) {
-                        push(op, dtype, layout, BREADTH_TINY_ROW, "breadth");
+                        for row in BREADTH_TINY_ROWS {
+                            push(op, dtype, layout, row, "breadth");
+                        }
                     }
                     if layout == Layout::Last {
                         for row in BREADTH_SHORT_ROWS {
@@ -653,7 +659,9 @@ pub fn generate(out_dir: &Path) {
     let mut table = String::from("static CELLS: &[Cell] = &[\n");
     let mut runners = String::new();
     let mut skipped = Vec::new();
-    for (index, cell) in cells().iter().enumerate() {
+    let only = std::env::var(ONLY_VAR).unwrap_or_default();
+    let wanted = |cell: &Cell| only.is_empty() || only.split('|').any(|p| cell.name.contains(p));
+    for (index, cell) in cells().iter().filter(|c| wanted(c)).enumerate() {
         let module = format!("mx_{index:03}");
         let (bytes, outputs) = build_model(cell);
         let path = model_dir.join(format!("{module}.onnx"));
