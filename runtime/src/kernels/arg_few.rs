@@ -1,19 +1,17 @@
 //! Strided arg-reductions over many small blocks: blocks of [`MIN_ROWS`] to [`MAX_ROWS`] rows
 //! of [`LANES`] to [`MAX_LANES`] lanes (ArgMax over axis 1 of `[n, 5, 24]`), every block in one
-//! call, any element type.
+//! call, the integer types and `f64` (which types and rows: [`fits`]).
 //!
 //! The lane kernels set up a tile per block (its state zeroed, its plan chosen, NaN looked for
 //! first), which over blocks of a few hundred bytes cost more than the blocks' elements: 2 MiB
 //! of `u8` as `[43690, 3, 16]` took 4.8 ms (a streaming read 50 us), `i16` `[21845, 3, 16]`
 //! 2.6 ms, `f64` `[1820, 6, 24]` 0.66 ms. Here each chunk of sixteen lanes (the last chunk ending
 //! at the block's last lane, overlapping the one before, which it writes again alike) goes down
-//! its rows twice: first its extremes by the order alone, as keys (`Element::Key`; f16 and bf16
-//! as integer keys of their bits), NaN flagged on the side; then, down the rows the other way,
+//! its rows twice: first its extremes by the order alone, as keys (`Element::Key`), NaN flagged on the side; then, down the rows the other way,
 //! the row of each lane's extreme by equality (the first: from the last row up; with `LAST` the
 //! last: from the first down). A block with a NaN goes lane by lane by the contract's rule.
 
 use super::arg_lanes::lane_by_lane;
-use super::half_rows::{inf_of, key, keyed, mag};
 use core::mem::size_of;
 
 use crate::{DType, Direction, Element};
@@ -30,16 +28,22 @@ pub(crate) const LANES: usize = 16;
 /// The most lanes taken: wider blocks are few for their size, and the lane kernels' tiles pay.
 pub(crate) const MAX_LANES: usize = 256;
 
-/// Whether blocks of `r` rows of `inner` lanes of `T` are this module's: 8-byte types over
-/// [`MIN_ROWS`] to [`MAX_ROWS`] rows, the others but `f32` over three rows (from four the
-/// AVX2 kernel of narrow lanes, `arg_lanes_small_avx2`, was as fast or faster: `u8` `[4194, 5,
-/// 100]` 351 us there, 894 here, where LLVM reads a chunk four bytes at a time; `f32` has its
-/// own AVX2 pass over blocks, `arg_blocks_f32`). None with `small-code` (one kernel for all).
+/// Whether blocks of `r` rows of `inner` lanes of `T` are this module's (with `values`, each
+/// lane's extreme wanted too): 8-byte types over [`MIN_ROWS`] to [`MAX_ROWS`] rows, the 1-, 2-
+/// and 4-byte integers over three rows, 2- and 4-byte ones without values only. From four rows
+/// the AVX2 kernel of narrow lanes (`arg_lanes_small_avx2`) was as fast or faster (`u8`
+/// `[4194, 5, 100]` 351 us there, 894 here, where LLVM reads a chunk four bytes at a time), and
+/// so it was over three rows with values for 2- and 4-byte integers (`max+argmax` `i16` `[21845,
+/// 3, 16]` 324 -> 190 us, `i32` `[7281, 3, 24]` 227 -> 141) and for f16 and bf16 in every case
+/// (ArgMax f16 `[21845, 3, 16]` 557 -> 200 us: the keys are built here in the baseline build,
+/// which has no AVX2 twin for them). `f32` has its own AVX2 pass over blocks
+/// (`arg_blocks_f32`). None with `small-code` (one kernel for all).
 #[inline(always)]
-pub(crate) fn fits<T: Element>(r: usize, inner: usize) -> bool {
+pub(crate) fn fits<T: Element>(r: usize, inner: usize, values: bool) -> bool {
     let most = match (size_of::<T>(), T::DTYPE) {
-        (_, DType::F32) => 0,
+        (_, DType::F32 | DType::F16 | DType::BF16) => 0,
         (8, _) => MAX_ROWS,
+        (2 | 4, _) if values => 0,
         _ => MIN_ROWS,
     };
     !cfg!(feature = "small-code")
@@ -59,7 +63,7 @@ pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
     r: usize,
     inner: usize,
 ) -> bool {
-    if !fits::<T>(r, inner) {
+    if !fits::<T>(r, inner, !v.is_empty()) {
         return false;
     }
     let size = r * inner;
@@ -75,17 +79,7 @@ pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
             break;
         };
         let vs = v.get_mut(b * inner..(b + 1) * inner).unwrap_or_default();
-        let done = if keyed::<T>() {
-            let inf = inf_of::<T>();
-            match (T::half_bits(xs), T::half_bits_mut(vs)) {
-                (Some(xb), Some(vb)) => {
-                    block::<u16, i16, D, LAST>(xb, ys, vb, inner, key, |e| mag(e) > inf)
-                }
-                _ => false,
-            }
-        } else {
-            block::<T, T::Key, D, LAST>(xs, ys, vs, inner, T::key, |e| e.is_nan())
-        };
+        let done = block::<T, T::Key, D, LAST>(xs, ys, vs, inner, T::key, |e| e.is_nan());
         if !done {
             lane_by_lane::<T, D, LAST>(xs, ys, vs, inner);
         }

@@ -27,9 +27,13 @@ use crate::{DType, Direction, Element};
 /// Vectors of lanes a tile keeps in registers, with as many of row numbers.
 const TILE: usize = 4;
 
-/// The fewest rows a block must have: fewer leave the setup and the widening of the rows most
-/// of the work.
-pub(super) const MIN_ROWS: usize = 4;
+/// The fewest rows a block must have. Blocks of two and three rows were left to the portable
+/// passes once, whose set-up per block cost more here: 2 MiB as `[n, 2, 16]` of f16 2.1 ms
+/// there, 0.27 here (`i16` 1.9 -> 0.22 ms, `u8` 3.1 -> 0.57), f16 `[21845, 3, 16]` 557 -> 200
+/// us; `u8` `[2, 1048576]` 465 -> 375 us against the kernel of two rows. 4-byte types from
+/// three rows: the portable pass's build of `i32` `[16384, 2, 16]` was faster (146 us, 196
+/// here).
+pub(super) const MIN_ROWS: usize = 2;
 
 /// The fewest super-rows of more than one row a block must have where the candidates are folded
 /// one lane at a time, for that fold to pay.
@@ -76,7 +80,10 @@ impl Plan {
     /// vectors), then the fewest; rows of 16 to 31 bytes in too few super-rows as halves (pairs of
     /// 16-byte rows of `size` 1, the bytes, fold in the vector).
     fn of(row: usize, rows: usize, size: usize) -> Option<Plan> {
-        if rows < MIN_ROWS || row == 0 || (rows > FEW_ROWS && row > WIDE_ROW) {
+        if rows < MIN_ROWS + usize::from(size == 4)
+            || row == 0
+            || (rows > FEW_ROWS && row > WIDE_ROW)
+        {
             return None;
         }
         if row >= 32 {

@@ -80,7 +80,7 @@ fn strided_bytes_match_the_definition() {
     // 16 lanes: pairs of rows folded in a vector up to 256 rows, then groups; 8, 17, 20, 24 and
     // 31: super-rows folded lane by lane; 32 and more: a row a vector, tiles of up to four.
     for inner in [8, 16, 17, 20, 24, 31, 32, 33, 48, 64, 100, 129, 200, 513] {
-        for rows in [3, 4, 5, 20, 63, 255, 256, 257, 258, 600] {
+        for rows in [2, 3, 4, 5, 20, 63, 255, 256, 257, 258, 600] {
             for sparse in [false, true] {
                 check::<u8>(&mut g, inner, rows, u8s, sparse);
                 check::<i8>(&mut g, inner, rows, i8s, sparse);
@@ -97,7 +97,7 @@ fn strided_two_byte_types_match_the_definition() {
     }
     let mut g = Lcg(8);
     for inner in [8, 9, 12, 15, 16, 17, 24, 40, 64, 100, 129, 257] {
-        for rows in [3, 4, 17, 20, 64, 300] {
+        for rows in [2, 3, 4, 17, 20, 64, 300] {
             for sparse in [false, true] {
                 check::<u16>(&mut g, inner, rows, u16s, sparse);
                 check::<i16>(&mut g, inner, rows, i16s, sparse);
@@ -118,7 +118,7 @@ fn strided_four_byte_types_match_the_definition() {
     }
     let mut g = Lcg(9);
     for inner in [4, 5, 7, 8, 9, 16, 25, 40] {
-        for rows in [3, 4, 17, 30, 64, 300] {
+        for rows in [2, 3, 4, 17, 30, 64, 300] {
             for sparse in [false, true] {
                 check::<u32>(&mut g, inner, rows, u32s, sparse);
                 check::<i32>(&mut g, inner, rows, i32s, sparse);
@@ -157,8 +157,13 @@ fn rows_are_read_by_their_width_and_count() {
     assert_eq!(read(8, 200), Some((Read::Supers, 4, 32)));
     let odd = Plan::supers(17);
     assert!(odd.p <= MAX_PERIOD && odd.p >= 32 && odd.p.is_multiple_of(17));
-    // Too few rows.
-    assert_eq!(read(64, 3), None);
+    // Two rows of 16 bytes and more are read; fewer rows, or rows of 8 bytes, are not.
+    assert_eq!(read(64, 2), Some((Read::Rows, 1, 64)));
+    assert_eq!(read(16, 2), Some((Read::Pairs, 2, 32)));
+    assert_eq!(read(8, 2), None);
+    assert_eq!(read(64, 1), None);
+    assert_eq!(Plan::of(64, 2, 4), None);
+    assert!(Plan::of(64, 3, 4).is_some());
     assert_eq!(read(0, 10), None);
 }
 
@@ -180,10 +185,10 @@ fn other_types_and_shapes_are_left() {
         16
     ));
     assert!(!arg_blocks::<u8, Max, false>(
-        &[1; 48],
+        &[1; 16],
         &mut y,
         &mut [],
-        3,
+        1,
         16
     ));
 }
