@@ -116,6 +116,8 @@ mod short_rows_avx2;
 mod strided;
 #[cfg(test)]
 mod test_util;
+#[cfg_attr(debug_assertions, allow(dead_code))]
+mod thin_blocks;
 
 pub use crate::cast::cast;
 pub use arg_lanes::{arg_lanes, arg_lanes_values, arg_tile};
@@ -165,6 +167,11 @@ pub(crate) use reduce::{afresh, reduce_lane_blocks_fresh};
 pub(crate) use reduce::{reduce_blocks_small, reduce_rows_short_fresh};
 #[cfg(debug_assertions)]
 pub(crate) use shared::{step, take};
+#[cfg(not(debug_assertions))]
+pub(crate) use thin_blocks::{
+    arg_blocks as arg_blocks_thin, blocks as thin_blocks, reduce_blocks as reduce_blocks_thin,
+    window as thin_window,
+};
 
 /// Folds contiguous rows of `n` of `x` into `y` by the `f32` row kernels of x86-64 when they
 /// take them (`f32`, rows of 2 or 4 to 128, not `small-code`); `false` if nothing was done.

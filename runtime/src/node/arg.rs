@@ -262,11 +262,16 @@ pub fn arg_blocks_narrow<
 ) {
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, C), D::IS_MIN, LAST);
+    // Many short blocks: the thin-block kernel, but for the last blocks.
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()); avx512 true;
         [T: Thin, D: Direction, const LAST: bool, const C: usize, const W: usize, const TILE: usize]
         [T, D, LAST, C, W, TILE]
         (x: &[T], y: &mut [i64], r: usize) -> () {
+        let done = thin_in::<T, D, LAST, C>(x, y, &mut [], r);
+        let (Some(x), Some(y)) = (x.get(done * r * C..), y.get_mut(done * C..)) else {
+            return;
+        };
         if r * C > 0 {
             for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(C)) {
                 kernels::arg_lanes_narrow::<T, D, LAST, C, W, TILE>(x, y);
@@ -274,11 +279,61 @@ pub fn arg_blocks_narrow<
         }
     } else {
         if r * C > 0 {
+            let done = thin_in::<T, D, LAST, C>(x, y, &mut [], r);
+            let (Some(x), Some(y)) = (x.get(done * r * C..), y.get_mut(done * C..)) else {
+                return;
+            };
             for (x, y) in x.chunks_exact(r * C).zip(y.chunks_exact_mut(C)) {
                 kernels::narrow::arg_lanes_narrow_wide::<T, D, LAST, C, W, TILE>(x, y);
             }
         }
     });
+}
+
+/// The blocks of `r` rows of `C` lanes (under sixteen) at the start of `x` that the kernel of
+/// many short blocks takes (`kernels::thin_blocks`), done: their count (none unless two or
+/// more), but for f16 and bf16 (their comparisons by keys took twice the narrow kernels' time
+/// over 2, 3 and 80 rows) and blocks of under four rows of `i64` and `u64` (1.5x the time). Through
+/// an AVX2 twin.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub(super) fn thin<T: Thin, D: Direction, const LAST: bool, const C: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+) -> usize {
+    wide!(super::wide::enough::<T>(x.len());
+        [T: Thin, D: Direction, const LAST: bool, const C: usize] [T, D, LAST, C]
+        (x: &[T], y: &mut [i64], v: &mut [T], r: usize) -> usize {
+        thin_in::<T, D, LAST, C>(x, y, v, r)
+    })
+}
+
+/// [`thin`] in the build of its caller.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+fn thin_in<T: Thin, D: Direction, const LAST: bool, const C: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+) -> usize {
+    let halves = matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16);
+    if halves
+        || (matches!(T::DTYPE, crate::DType::I64 | crate::DType::U64) && r < 4)
+        || kernels::thin_blocks(x.len(), r, C, kernels::thin_window(C)) < 2
+    {
+        return 0;
+    }
+    match kernels::thin_window(C) {
+        1 => kernels::arg_blocks_thin::<T, D, LAST, C, 1>(x, y, v, r),
+        2 => kernels::arg_blocks_thin::<T, D, LAST, C, 2>(x, y, v, r),
+        4 => kernels::arg_blocks_thin::<T, D, LAST, C, 4>(x, y, v, r),
+        8 => kernels::arg_blocks_thin::<T, D, LAST, C, 8>(x, y, v, r),
+        16 => kernels::arg_blocks_thin::<T, D, LAST, C, 16>(x, y, v, r),
+        _ => 0,
+    }
 }
 
 /// The values of `x` at the indices `idx` of an arg-reduction along `r` rows of `inner` lanes.

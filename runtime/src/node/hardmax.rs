@@ -183,6 +183,13 @@ pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE
 ) {
     #[cfg(debug_assertions)]
     T::hardmax_blocks(x, y, r, C);
+    // Many short blocks: each lane's row by the thin-block kernel, but for the last blocks.
+    #[cfg(not(debug_assertions))]
+    let done = thin::<T, C>(x, y, r);
+    #[cfg(not(debug_assertions))]
+    let (Some(x), Some(y)) = (x.get(done * r * C..), y.get_mut(done * r * C..)) else {
+        return;
+    };
     // 64-bit types in the AVX2/AVX-512 twins, whose lane kernel they inline
     // (`kernels::narrow::arg_lanes_narrow_wide`); the others gained nothing from a twin.
     #[cfg(not(debug_assertions))]
@@ -201,6 +208,42 @@ pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE
             }
         }
     });
+}
+
+/// Hardmax of the blocks of `r` rows of `C` lanes (under sixteen) at the start of `x` that the
+/// kernel of many short blocks takes (`kernels::thin_blocks`): each lane's first maximum (NaN
+/// winning) for as many blocks at a time as [`kernels::ARG_FEW_MAX_LANES`] indices hold, then
+/// the blocks' zeros and ones. Their count (none unless two or more).
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+fn thin<T: Thin, const C: usize>(x: &[T], y: &mut [T], r: usize) -> usize {
+    let size = r * C;
+    // `f64` blocks of two and three rows: the narrow kernel was faster (1.4x over two).
+    if size == 0 || x.len() != y.len() || (size_of::<T>() == 8 && r < 4) {
+        return 0;
+    }
+    let mut rows = [0i64; kernels::ARG_FEW_MAX_LANES];
+    let per = rows.len() / C;
+    let mut done = 0;
+    for (xg, yg) in x.chunks(per * size).zip(y.chunks_mut(per * size)) {
+        // A group's windows may read into the next group's rows: the rest of `x` goes along.
+        let Some(from) = x.get(done * size..) else {
+            break;
+        };
+        let Some(at) = rows.get_mut(..xg.len() / size * C) else {
+            break;
+        };
+        let n = super::arg::thin::<T, crate::Max, false, C>(from, at, &mut [], r);
+        let n = n.min(xg.len() / size);
+        for (yb, at) in yg.chunks_exact_mut(size).zip(at.chunks_exact(C)).take(n) {
+            one_hot(yb, at);
+        }
+        done += n;
+        if n < xg.len() / size {
+            break;
+        }
+    }
+    done
 }
 
 /// Hardmax over reduced axes that are not contiguous (runs of size and stride).

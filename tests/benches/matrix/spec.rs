@@ -17,7 +17,8 @@
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
 //!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of two and
 //!   three of the other types with the reduced axis last and in the middle; every type's rows of 12 to
-//!   31 with the reduced axis last), to look for weak spots outside the table's cells.
+//!   31 with the reduced axis last; every type's middle axis over blocks of five lanes), to look
+//!   for weak spots outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
 //! around a millisecond; the samples keep their real shapes.
@@ -262,7 +263,15 @@ enum Layout {
     Adjacent,
     /// Two non-adjacent axes, `[H, M, W]` over 0 and 2.
     Apart,
+    /// The middle axis of blocks of a few lanes, `[N, row, NARROW_LANES]` (breadth only).
+    Narrow,
 }
+
+/// The lanes of [`Layout::Narrow`]: fewer than a vector holds of any type.
+const NARROW_LANES: usize = 5;
+
+/// The row lengths of the breadth group over [`Layout::Narrow`], every type.
+const BREADTH_NARROW_ROWS: [usize; 4] = [2, 3, 20, 80];
 
 impl Layout {
     fn label(self) -> &'static str {
@@ -272,6 +281,7 @@ impl Layout {
             Layout::Middle => "middle",
             Layout::Adjacent => "adjacent",
             Layout::Apart => "apart",
+            Layout::Narrow => "narrow",
         }
     }
 }
@@ -327,7 +337,7 @@ fn layout_cell(op: Op, layout: Layout, row: usize, elems: usize) -> (Vec<usize>,
             let r = (elems / (row * h)).max(1);
             let (shape, reduce, axis) = match layout {
                 Layout::Last => (vec![r, h, row], 2, 1),
-                Layout::Middle => (vec![r, row, h], 1, 2),
+                Layout::Middle | Layout::Narrow => (vec![r, row, h], 1, 2),
                 _ => (vec![row, r, h], 0, 2),
             };
             return (shape, Compute::Chain { reduce, axis });
@@ -354,6 +364,10 @@ fn layout_cell(op: Op, layout: Layout, row: usize, elems: usize) -> (Vec<usize>,
             let (h, w) = split(row);
             (vec![h, other, w], vec![0, 2])
         }
+        (_, Layout::Narrow) => (
+            vec![(other / NARROW_LANES).max(1), row, NARROW_LANES],
+            vec![1],
+        ),
     };
     let shape = if op == Op::Hardmax11 && layout == Layout::First {
         // Axis 0 of Hardmax-11 makes the whole tensor one row.
@@ -452,6 +466,11 @@ fn cells() -> Vec<Cell> {
                             push(op, dtype, layout, row, "breadth");
                         }
                     }
+                }
+            }
+            for &dtype in [Dt::F32].iter().chain(op.other_types()) {
+                for row in BREADTH_NARROW_ROWS {
+                    push(op, dtype, Layout::Narrow, row, "breadth");
                 }
             }
         }

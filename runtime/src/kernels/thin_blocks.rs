@@ -1,0 +1,188 @@
+//! Strided reductions and arg-reductions over many small blocks of few lanes: blocks of `r`
+//! rows of `C` lanes, `C` under sixteen (the middle axis of `[n, r, C]`), every block in one
+//! call, any element type.
+//!
+//! The narrow-lane kernels (`narrow`) read a block `W / C` rows at a time as wide rows of
+//! `W` lanes and fold each lane's `W / C` candidates at the end, which pays over a few tall
+//! blocks but not over many short ones: 2 MiB as `[5242, 20, 5]` of `f32` took 46x a streaming
+//! read, of `u8` 170x. Here each row of a block is read as a window of `L` lanes from the row's
+//! start (`L` the power of two from `C` up, [`window`]): its first `C` lanes are the row, the
+//! others the rows after it, carried along and never written. The reductions fold the windows
+//! down the block by the order alone, NaN flagged on the side; the arg-reductions do that as
+//! keys (`Element::Key`) and then go down the rows the other way for the row of each lane's
+//! extreme by equality (as `arg_few`). A block whose own lanes hold a NaN is done again lane by
+//! lane by the contract's rule. The last blocks, whose last windows would reach past the end of
+//! `x`, are left to the caller ([`blocks`] says how many are taken).
+
+use super::arg_lanes::lane_by_lane;
+use super::shared::step;
+use crate::{Direction, Element};
+
+/// The most rows a block may have here: taller blocks are few for their size, and the narrow
+/// kernels' wide rows pay.
+pub(crate) const MAX_ROWS: usize = 1024;
+
+/// The lanes of the window that rows of `c` lanes are read in: the power of two from `c` up.
+pub(crate) const fn window(c: usize) -> usize {
+    c.next_power_of_two()
+}
+
+/// How many blocks of `r` rows of `c` lanes from the start of `x` (`len` elements) this module
+/// takes: those whose last window of `l` lanes ends inside `x`; none where the blocks are not
+/// its (`c` 0 or over fifteen, `r` 0 or over [`MAX_ROWS`], a window narrower than `c`), and
+/// none with `small-code` (the narrow kernels alone: less code, and none of this module's
+/// indices on the stack).
+#[inline(always)]
+pub(crate) fn blocks(len: usize, r: usize, c: usize, l: usize) -> usize {
+    if cfg!(feature = "small-code")
+        || !(1..16).contains(&c)
+        || !(1..=MAX_ROWS).contains(&r)
+        || l < c
+    {
+        return 0;
+    }
+    // Block `b`'s last window ends at `(b + 1) * r * c - c + l`.
+    let size = r * c;
+    ((len + c).saturating_sub(l) / size).min(len / size)
+}
+
+/// Each of the `C` lanes of each block reduced down its `r` rows into `y` (`C` a block,
+/// NaN-propagating: the lane's first NaN), for the blocks [`blocks`] takes: their count.
+#[inline(always)]
+pub(crate) fn reduce_blocks<T: Element, D: Direction, const C: usize, const L: usize>(
+    y: &mut [T],
+    x: &[T],
+    r: usize,
+) -> usize {
+    let n = blocks(x.len(), r, C, L).min(y.len() / C.max(1));
+    let size = r * C;
+    for (b, out) in y.chunks_exact_mut(C).take(n).enumerate() {
+        let Some(xb) = x.get(b * size..) else {
+            return b;
+        };
+        let Some(&first) = xb.first_chunk::<L>() else {
+            return b;
+        };
+        let mut m = first;
+        let mut seen = [false; L];
+        for (s, &e) in seen.iter_mut().zip(&first) {
+            *s = e.is_nan();
+        }
+        for k in 1..r {
+            let Some(w) = xb.get(k * C..).and_then(|s| s.first_chunk::<L>()) else {
+                return b;
+            };
+            for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(w) {
+                *m = step::<T, D>(*m, e);
+                *s |= e.is_nan();
+            }
+        }
+        for (j, (o, &m)) in out.iter_mut().zip(&m).enumerate() {
+            *o = m;
+            if seen[j] {
+                // The lane's first NaN.
+                let mut lane = xb.iter().skip(j).step_by(C).take(r);
+                if let Some(&v) = lane.find(|v| v.is_nan()) {
+                    *o = v;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// The index of the extreme of each of the `C` lanes down the `r` rows of each block into `y`
+/// (`C` a block: the first, or with `LAST` the last; a NaN beats every number), with `v` not
+/// empty the extreme into `v`, for the blocks [`blocks`] takes: their count.
+#[inline(always)]
+pub(crate) fn arg_blocks<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const C: usize,
+    const L: usize,
+>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+) -> usize {
+    let mut n = blocks(x.len(), r, C, L).min(y.len() / C.max(1));
+    if !v.is_empty() {
+        n = n.min(v.len() / C.max(1));
+    }
+    let size = r * C;
+    for b in 0..n {
+        let (Some(xb), Some(yb)) = (x.get(b * size..), y.get_mut(b * C..(b + 1) * C)) else {
+            return b;
+        };
+        let vb = v.get_mut(b * C..(b + 1) * C).unwrap_or_default();
+        if !block::<T, D, LAST, C, L>(xb, yb, vb, r) {
+            let (Some(xs), Some(ys)) = (xb.get(..size), y.get_mut(b * C..(b + 1) * C)) else {
+                return b;
+            };
+            let vs = v.get_mut(b * C..(b + 1) * C).unwrap_or_default();
+            lane_by_lane::<T, D, LAST>(xs, ys, vs, C);
+        }
+    }
+    n
+}
+
+/// One block (`x` from its start, with room for its last window): `false`, with `y` and `v`
+/// possibly written, if its lanes hold a NaN.
+#[inline(always)]
+fn block<T: Element, D: Direction, const LAST: bool, const C: usize, const L: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+) -> bool {
+    let window = |k: usize| x.get(k * C..).and_then(|s| s.first_chunk::<L>());
+    let Some(first) = window(0) else {
+        return false;
+    };
+    let mut m = [T::ZERO.key(); L];
+    let mut seen = [false; L];
+    for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(first) {
+        *m = e.key();
+        *s = e.is_nan();
+    }
+    // The extremes, by the order alone.
+    for k in 1..r {
+        let Some(w) = window(k) else {
+            return false;
+        };
+        for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(w) {
+            let kv = e.key();
+            *m = if D::better(kv, *m) { kv } else { *m };
+            *s |= e.is_nan();
+        }
+    }
+    if seen.iter().take(C).any(|&s| s) {
+        return false;
+    }
+    // The rows that hold them: the last match met wins, so the first row is met last going
+    // up (with `LAST`, the last row going down).
+    let mut idx = [0u32; L];
+    for step in 0..r {
+        let k = if LAST { step } else { r - 1 - step };
+        let Some(w) = window(k) else {
+            return false;
+        };
+        for ((i, &m), &e) in idx.iter_mut().zip(&m).zip(w) {
+            *i = if e.key() == m { k as u32 } else { *i };
+        }
+    }
+    for (o, &i) in y.iter_mut().zip(&idx) {
+        *o = i64::from(i);
+    }
+    for (j, (o, &i)) in v.iter_mut().zip(&idx).enumerate() {
+        if let Some(&e) = x.get(i as usize * C + j) {
+            *o = e;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;
