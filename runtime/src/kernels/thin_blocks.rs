@@ -9,12 +9,13 @@
 //! start (`L` the power of two from `C` up, [`window`]): its first `C` lanes are the row, the
 //! others the rows after it, carried along and never written. The reductions fold the windows
 //! down the block by the order alone, NaN flagged on the side; the arg-reductions do that as
-//! keys (`Element::Key`) and then go down the rows the other way for the row of each lane's
+//! keys (`Element::Key`; f16 and bf16 as integer keys of their bits) and then go down the rows the other way for the row of each lane's
 //! extreme by equality (as `arg_few`). A block whose own lanes hold a NaN is done again lane by
 //! lane by the contract's rule. The last blocks, whose last windows would reach past the end of
 //! `x`, are left to the caller ([`blocks`] says how many are taken).
 
 use super::arg_lanes::lane_by_lane;
+use super::half_rows::{bits_of, inf_of, key, keyed, mag};
 use super::shared::step;
 use crate::{Direction, Element};
 
@@ -47,12 +48,37 @@ pub(crate) fn blocks(len: usize, r: usize, c: usize, l: usize) -> usize {
 }
 
 /// Each of the `C` lanes of each block reduced down its `r` rows into `y` (`C` a block,
-/// NaN-propagating: the lane's first NaN), for the blocks [`blocks`] takes: their count.
+/// NaN-propagating: the lane's first NaN), for the blocks [`blocks`] takes: their count. f16
+/// and bf16 go by the order keys of their bits (a zero result is +0: the contract leaves its
+/// sign open).
 #[inline(always)]
 pub(crate) fn reduce_blocks<T: Element, D: Direction, const C: usize, const L: usize>(
     y: &mut [T],
     x: &[T],
     r: usize,
+) -> usize {
+    if keyed::<T>() {
+        let inf = inf_of::<T>();
+        return match (T::half_bits_mut(y), T::half_bits(x)) {
+            (Some(yb), Some(xb)) => {
+                reduce_in::<u16, i16, D, C, L>(yb, xb, r, key, |e| mag(e) > inf, bits_of)
+            }
+            _ => 0,
+        };
+    }
+    reduce_in::<T, T::Key, D, C, L>(y, x, r, T::key, T::is_nan, T::from_key)
+}
+
+/// [`reduce_blocks`] of elements `E` compared as keys `K` (`key`, and back by `back`), a NaN
+/// where `nan` says.
+#[inline(always)]
+fn reduce_in<E: Copy, K: Element, D: Direction, const C: usize, const L: usize>(
+    y: &mut [E],
+    x: &[E],
+    r: usize,
+    key: impl Fn(E) -> K,
+    nan: impl Fn(E) -> bool,
+    back: impl Fn(K) -> E,
 ) -> usize {
     let n = blocks(x.len(), r, C, L).min(y.len() / C.max(1));
     let size = r * C;
@@ -63,26 +89,27 @@ pub(crate) fn reduce_blocks<T: Element, D: Direction, const C: usize, const L: u
         let Some(&first) = xb.first_chunk::<L>() else {
             return b;
         };
-        let mut m = first;
+        let mut m = [K::ZERO; L];
         let mut seen = [false; L];
-        for (s, &e) in seen.iter_mut().zip(&first) {
-            *s = e.is_nan();
+        for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(&first) {
+            *m = key(e);
+            *s = nan(e);
         }
         for k in 1..r {
             let Some(w) = xb.get(k * C..).and_then(|s| s.first_chunk::<L>()) else {
                 return b;
             };
             for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(w) {
-                *m = step::<T, D>(*m, e);
-                *s |= e.is_nan();
+                *m = step::<K, D>(*m, key(e));
+                *s |= nan(e);
             }
         }
         for (j, (o, &m)) in out.iter_mut().zip(&m).enumerate() {
-            *o = m;
+            *o = back(m);
             if seen[j] {
                 // The lane's first NaN.
                 let mut lane = xb.iter().skip(j).step_by(C).take(r);
-                if let Some(&v) = lane.find(|v| v.is_nan()) {
+                if let Some(&v) = lane.find(|&&v| nan(v)) {
                     *o = v;
                 }
             }
@@ -117,7 +144,18 @@ pub(crate) fn arg_blocks<
             return b;
         };
         let vb = v.get_mut(b * C..(b + 1) * C).unwrap_or_default();
-        if !block::<T, D, LAST, C, L>(xb, yb, vb, r) {
+        let done = if keyed::<T>() {
+            let inf = inf_of::<T>();
+            match (T::half_bits(xb), T::half_bits_mut(vb)) {
+                (Some(xh), Some(vh)) => {
+                    block::<u16, i16, D, LAST, C, L>(xh, yb, vh, r, key, |e| mag(e) > inf)
+                }
+                _ => false,
+            }
+        } else {
+            block::<T, T::Key, D, LAST, C, L>(xb, yb, vb, r, T::key, T::is_nan)
+        };
+        if !done {
             let (Some(xs), Some(ys)) = (xb.get(..size), y.get_mut(b * C..(b + 1) * C)) else {
                 return b;
             };
@@ -128,24 +166,27 @@ pub(crate) fn arg_blocks<
     n
 }
 
-/// One block (`x` from its start, with room for its last window): `false`, with `y` and `v`
-/// possibly written, if its lanes hold a NaN.
+/// One block of elements `E` compared as keys `K` (`x` from its start, with room for its last
+/// window): `false`, with `y` and `v` possibly written, if its lanes hold an element that
+/// `nan` says is a NaN.
 #[inline(always)]
-fn block<T: Element, D: Direction, const LAST: bool, const C: usize, const L: usize>(
-    x: &[T],
+fn block<E: Copy, K: Element, D: Direction, const LAST: bool, const C: usize, const L: usize>(
+    x: &[E],
     y: &mut [i64],
-    v: &mut [T],
+    v: &mut [E],
     r: usize,
+    key: impl Fn(E) -> K,
+    nan: impl Fn(E) -> bool,
 ) -> bool {
     let window = |k: usize| x.get(k * C..).and_then(|s| s.first_chunk::<L>());
     let Some(first) = window(0) else {
         return false;
     };
-    let mut m = [T::ZERO.key(); L];
+    let mut m = [K::ZERO; L];
     let mut seen = [false; L];
     for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(first) {
-        *m = e.key();
-        *s = e.is_nan();
+        *m = key(e);
+        *s = nan(e);
     }
     // The extremes, by the order alone.
     for k in 1..r {
@@ -153,9 +194,9 @@ fn block<T: Element, D: Direction, const LAST: bool, const C: usize, const L: us
             return false;
         };
         for ((m, s), &e) in m.iter_mut().zip(seen.iter_mut()).zip(w) {
-            let kv = e.key();
+            let kv = key(e);
             *m = if D::better(kv, *m) { kv } else { *m };
-            *s |= e.is_nan();
+            *s |= nan(e);
         }
     }
     if seen.iter().take(C).any(|&s| s) {
@@ -170,7 +211,7 @@ fn block<T: Element, D: Direction, const LAST: bool, const C: usize, const L: us
             return false;
         };
         for ((i, &m), &e) in idx.iter_mut().zip(&m).zip(w) {
-            *i = if e.key() == m { k as u32 } else { *i };
+            *i = if key(e) == m { k as u32 } else { *i };
         }
     }
     for (o, &i) in y.iter_mut().zip(&idx) {

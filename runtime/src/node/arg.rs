@@ -292,9 +292,8 @@ pub fn arg_blocks_narrow<
 
 /// The blocks of `r` rows of `C` lanes (under sixteen) at the start of `x` that the kernel of
 /// many short blocks takes (`kernels::thin_blocks`), done: their count (none unless two or
-/// more), but for f16 and bf16 (their comparisons by keys took twice the narrow kernels' time
-/// over 2, 3 and 80 rows) and blocks of under four rows of `i64` and `u64` (1.5x the time). Through
-/// an AVX2 twin.
+/// more), but for blocks of under four rows of `i64` and `u64` (1.5x the time). Through an AVX2
+/// twin (but for f16 and bf16, compared by integer keys of their bits in either build).
 #[cfg(not(debug_assertions))]
 #[inline(always)]
 pub(super) fn thin<T: Thin, D: Direction, const LAST: bool, const C: usize>(
@@ -319,9 +318,7 @@ fn thin_in<T: Thin, D: Direction, const LAST: bool, const C: usize>(
     v: &mut [T],
     r: usize,
 ) -> usize {
-    let halves = matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16);
-    if halves
-        || (matches!(T::DTYPE, crate::DType::I64 | crate::DType::U64) && r < 4)
+    if (matches!(T::DTYPE, crate::DType::I64 | crate::DType::U64) && r < 4)
         || kernels::thin_blocks(x.len(), r, C, kernels::thin_window(C)) < 2
     {
         return 0;
