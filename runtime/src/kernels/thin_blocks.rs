@@ -9,8 +9,8 @@
 //! start (`L` the power of two from `C` up, [`window`]): its first `C` lanes are the row, the
 //! others the rows after it, carried along and never written. The reductions fold the windows
 //! down the block by the order alone, NaN flagged on the side; the arg-reductions do that as
-//! keys (`Element::Key`; f16 and bf16 as integer keys of their bits) and then go down the rows the other way for the row of each lane's
-//! extreme by equality (as `arg_few`). A block whose own lanes hold a NaN is done again lane by
+//! keys (`Element::Key`; f16 and bf16 as integer keys of their bits) and then go down the rows
+//! the other way for the row of each lane's extreme by equality (as `arg_few`). A block whose own lanes hold a NaN is done again lane by
 //! lane by the contract's rule. The last blocks, whose last windows would reach past the end of
 //! `x`, are left to the caller ([`blocks`] says how many are taken).
 
@@ -20,7 +20,7 @@ use super::shared::step;
 use crate::{Direction, Element};
 
 /// The most rows a block may have here: taller blocks are few for their size, and the narrow
-/// kernels' wide rows pay.
+/// kernels' wide rows pay there (measured up to 80 rows here, where this module was faster).
 pub(crate) const MAX_ROWS: usize = 1024;
 
 /// The lanes of the window that rows of `c` lanes are read in: the power of two from `c` up.
