@@ -169,8 +169,8 @@ pub(crate) use reduce::{reduce_blocks_small, reduce_rows_short_fresh};
 pub(crate) use shared::{step, take};
 #[cfg(not(debug_assertions))]
 pub(crate) use thin_blocks::{
-    arg_blocks as arg_blocks_thin, blocks as thin_blocks, reduce_blocks as reduce_blocks_thin,
-    window as thin_window,
+    arg_blocks_of as arg_blocks_thin, blocks_of as thin_blocks,
+    reduce_blocks_of as reduce_blocks_thin,
 };
 
 /// Folds contiguous rows of `n` of `x` into `y` by the `f32` row kernels of x86-64 when they

@@ -225,5 +225,48 @@ fn block<E: Copy, K: Element, D: Direction, const LAST: bool, const C: usize, co
     true
 }
 
+/// Calls `$f::<..., C, L>($args)` with `L` the window of `C` lanes ([`window`]); 0 past
+/// sixteen lanes.
+macro_rules! by_window {
+    ($c:expr, $f:ident::<$($g:ty),*>($($a:expr),*)) => {
+        match window($c) {
+            1 => $f::<$($g),*, 1>($($a),*),
+            2 => $f::<$($g),*, 2>($($a),*),
+            4 => $f::<$($g),*, 4>($($a),*),
+            8 => $f::<$($g),*, 8>($($a),*),
+            16 => $f::<$($g),*, 16>($($a),*),
+            _ => 0,
+        }
+    };
+}
+
+/// How many blocks of `r` rows of `C` lanes at the start of `len` elements the kernels below
+/// take, the window [`window`]`(C)` ([`blocks`]).
+#[inline(always)]
+pub(crate) fn blocks_of<const C: usize>(len: usize, r: usize) -> usize {
+    blocks(len, r, C, window(C))
+}
+
+/// [`reduce_blocks`] with the window of `C` lanes.
+#[inline(always)]
+pub(crate) fn reduce_blocks_of<T: Element, D: Direction, const C: usize>(
+    y: &mut [T],
+    x: &[T],
+    r: usize,
+) -> usize {
+    by_window!(C, reduce_blocks::<T, D, C>(y, x, r))
+}
+
+/// [`arg_blocks`] with the window of `C` lanes.
+#[inline(always)]
+pub(crate) fn arg_blocks_of<T: Element, D: Direction, const LAST: bool, const C: usize>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+) -> usize {
+    by_window!(C, arg_blocks::<T, D, LAST, C>(x, y, v, r))
+}
+
 #[cfg(test)]
 mod tests;

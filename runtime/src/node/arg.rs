@@ -319,18 +319,11 @@ fn thin_in<T: Thin, D: Direction, const LAST: bool, const C: usize>(
     r: usize,
 ) -> usize {
     if (matches!(T::DTYPE, crate::DType::I64 | crate::DType::U64) && r < 4)
-        || kernels::thin_blocks(x.len(), r, C, kernels::thin_window(C)) < 2
+        || kernels::thin_blocks::<C>(x.len(), r) < 2
     {
         return 0;
     }
-    match kernels::thin_window(C) {
-        1 => kernels::arg_blocks_thin::<T, D, LAST, C, 1>(x, y, v, r),
-        2 => kernels::arg_blocks_thin::<T, D, LAST, C, 2>(x, y, v, r),
-        4 => kernels::arg_blocks_thin::<T, D, LAST, C, 4>(x, y, v, r),
-        8 => kernels::arg_blocks_thin::<T, D, LAST, C, 8>(x, y, v, r),
-        16 => kernels::arg_blocks_thin::<T, D, LAST, C, 16>(x, y, v, r),
-        _ => 0,
-    }
+    kernels::arg_blocks_thin::<T, D, LAST, C>(x, y, v, r)
 }
 
 /// The values of `x` at the indices `idx` of an arg-reduction along `r` rows of `inner` lanes.
