@@ -116,6 +116,13 @@ mod short_rows_avx2;
 mod strided;
 #[cfg(test)]
 mod test_util;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+mod thin_avx2;
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod thin_blocks;
 

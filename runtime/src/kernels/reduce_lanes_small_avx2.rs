@@ -418,7 +418,7 @@ unsafe fn put<K: Lanes, D: Direction, const HALF: bool>(
 /// # Safety
 /// `T` is one of the types of [`reduce_blocks`] (no padding, every byte initialized, any bytes
 /// an element: f16 and bf16 bits, `bool` written only as 0 or 1 by a max or min of bools).
-unsafe fn bytes_mut<T>(y: &mut [T]) -> &mut [u8] {
+pub(super) unsafe fn bytes_mut<T>(y: &mut [T]) -> &mut [u8] {
     // SAFETY: as the caller's; the bytes cover the same memory, borrowed as long.
     unsafe { core::slice::from_raw_parts_mut(y.as_mut_ptr().cast::<u8>(), size_of_val(y)) }
 }

@@ -254,7 +254,11 @@ pub(crate) fn reduce_blocks_of<T: Element, D: Direction, const C: usize>(
     x: &[T],
     r: usize,
 ) -> usize {
-    by_window!(C, reduce_blocks::<T, D, C>(y, x, r))
+    let done = vectors::reduce::<T, D>(y, x, r, C);
+    let (Some(y), Some(x)) = (y.get_mut(done * C..), x.get(done * r * C..)) else {
+        return done;
+    };
+    done + by_window!(C, reduce_blocks::<T, D, C>(y, x, r))
 }
 
 /// [`arg_blocks`] with the window of `C` lanes.
@@ -265,7 +269,57 @@ pub(crate) fn arg_blocks_of<T: Element, D: Direction, const LAST: bool, const C:
     v: &mut [T],
     r: usize,
 ) -> usize {
-    by_window!(C, arg_blocks::<T, D, LAST, C>(x, y, v, r))
+    let done = vectors::arg::<T, D, LAST>(x, y, v, r, C);
+    let (Some(x), Some(y)) = (x.get(done * r * C..), y.get_mut(done * C..)) else {
+        return done;
+    };
+    let v = v.get_mut(done * C..).unwrap_or_default();
+    done + by_window!(C, arg_blocks::<T, D, LAST, C>(x, y, v, r))
+}
+
+/// The AVX2 kernel of whole-vector windows (`thin_avx2`) where it is built: the blocks it did.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod vectors {
+    pub(super) use super::super::thin_avx2::{arg_blocks as arg, reduce_blocks as reduce};
+}
+
+/// None where the AVX2 kernel is not built (other targets, `small-code`): the kernel's
+/// signatures, its type parameters unused.
+#[allow(clippy::extra_unused_type_parameters)]
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+)))]
+mod vectors {
+    use crate::{Direction, Element};
+
+    /// No blocks.
+    #[inline(always)]
+    pub(super) fn reduce<T: Element, D: Direction>(
+        _: &mut [T],
+        _: &[T],
+        _: usize,
+        _: usize,
+    ) -> usize {
+        0
+    }
+
+    /// No blocks.
+    #[inline(always)]
+    pub(super) fn arg<T: Element, D: Direction, const LAST: bool>(
+        _: &[T],
+        _: &mut [i64],
+        _: &mut [T],
+        _: usize,
+        _: usize,
+    ) -> usize {
+        0
+    }
 }
 
 #[cfg(test)]
