@@ -61,6 +61,12 @@ mod half_rows;
     target_feature = "sse2",
     not(feature = "small-code")
 ))]
+mod hard_halves_avx2;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
 mod hard_lanes_avx2;
 #[cfg(all(
     target_arch = "x86_64",
@@ -179,6 +185,30 @@ pub(crate) use thin_blocks::{
     arg_blocks_of as arg_blocks_thin, blocks_of as thin_blocks,
     reduce_blocks_of as reduce_blocks_thin,
 };
+
+/// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2
+/// kernel of f16 and bf16 blocks of two to 64 rows of sixteen lanes or more
+/// (`hard_halves_avx2`) where the CPU has AVX2; `false` (nothing done) otherwise, and always
+/// with `small-code`.
+#[inline(always)]
+pub(crate) fn hardmax_blocks_halves<T: Element>(
+    x: &[T],
+    y: &mut [T],
+    r: usize,
+    inner: usize,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return hard_halves_avx2::hardmax_blocks(x, y, r, inner);
+    #[allow(unreachable_code)]
+    {
+        let _ = (x, y, r, inner);
+        false
+    }
+}
 
 /// Folds contiguous rows of `n` of `x` into `y` by the `f32` row kernels of x86-64 when they
 /// take them (`f32`, rows of 2 or 4 to 128, not `small-code`); `false` if nothing was done.

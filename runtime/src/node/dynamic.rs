@@ -301,7 +301,10 @@ pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], r: usize) {
 /// time, then zeros and a one per lane.
 pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     let block = r * inner;
-    if block == 0 || crate::kernels::hardmax_blocks_f32(x, y, r, inner) {
+    if block == 0
+        || crate::kernels::hardmax_blocks_f32(x, y, r, inner)
+        || crate::kernels::hardmax_blocks_halves(x, y, r, inner)
+    {
         return;
     }
     // Two rows of many lanes: the strided kernel's own two-row pass (the small-work loops ran

@@ -80,10 +80,11 @@ pub fn hardmax_rows_short<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
 pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_blocks(x, y, r, inner);
-    // f32 blocks of sixteen lanes or more: the AVX2 kernel of chunks of lanes, where the CPU
-    // has it (see `kernels::hardmax_blocks_f32`).
+    // f32, f16 and bf16 blocks of sixteen lanes or more: the AVX2 kernels of chunks of lanes,
+    // where the CPU has it (see `kernels::hardmax_blocks_f32`, `kernels::hardmax_blocks_halves`).
     #[cfg(not(debug_assertions))]
-    if kernels::hardmax_blocks_f32(x, y, r, inner) {
+    if kernels::hardmax_blocks_f32(x, y, r, inner) || kernels::hardmax_blocks_halves(x, y, r, inner)
+    {
         return;
     }
     #[cfg(not(debug_assertions))]
@@ -134,8 +135,9 @@ fn few<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) -> bool {
 /// blocks at a time as that many indices hold, by [`kernels::arg_blocks_small`] (which takes
 /// them where the CPU has AVX2 and reads such rows), then the blocks' zeros and ones. Block by
 /// block through the lane kernel, 2 MiB of f16 as `[32768, 2, 16]` took 15x a pass that reads
-/// and writes as much, 3.9x here. `false` where it does not take the blocks (then all of `y` is
-/// written again by the caller's kernel).
+/// and writes as much, 3.9x here (and 1.0x by `kernels::hardmax_blocks_halves`, which takes
+/// blocks of sixteen lanes or more of up to 64 rows before this). `false` where it does not take
+/// the blocks (then all of `y` is written again by the caller's kernel).
 #[cfg(not(debug_assertions))]
 #[inline(always)]
 fn halves<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) -> bool {

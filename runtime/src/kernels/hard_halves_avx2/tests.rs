@@ -1,0 +1,66 @@
+//! Tests of [`super`]: f16 and bf16, rows of 16 to 100 lanes (whole chunks and not), one to 65
+//! rows, one to three blocks, against the definition lane by lane (`test_util`): ties and zeros
+//! of both signs from a small pool, NaN of either sign in some blocks.
+
+extern crate std;
+use std::vec::Vec;
+
+use super::*;
+use crate::kernels::test_util::{bf16s, f16s, naive_arg, Lcg};
+
+fn bits<T: Element>(v: T) -> [u8; 2] {
+    let mut b = [0u8; 2];
+    v.write_le(&mut b);
+    b
+}
+
+fn check<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
+    for inner in [1, 15, 16, 17, 20, 31, 32, 33, 48, 100] {
+        for r in [1, 2, 3, 5, 17, 64, 65] {
+            for (outer, nan) in [(1, false), (3, false), (3, true)] {
+                let size = r * inner;
+                let x: Vec<T> = (0..outer * size)
+                    .map(|i| make(g, nan && i / size == 1))
+                    .collect();
+                let mut y = std::vec![make(g, true); x.len()];
+                let done = hardmax_blocks(&x, &mut y, r, inner);
+                let ctx = std::format!("{:?} inner {inner} r {r} outer {outer}", T::DTYPE);
+                let takes = available() && inner >= 16 && (2..=64).contains(&r);
+                assert_eq!(done, takes, "{ctx} taken");
+                if !done {
+                    continue;
+                }
+                for b in 0..outer {
+                    for j in 0..inner {
+                        let lane: Vec<T> = (0..r).map(|k| x[(b * r + k) * inner + j]).collect();
+                        let at = naive_arg::<T, Max>(&lane, false);
+                        for k in 0..r {
+                            let want = if k == at { T::ONE } else { T::ZERO };
+                            let got = y[(b * r + k) * inner + j];
+                            assert_eq!(bits(got), bits(want), "{ctx} block {b} lane {j} row {k}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn blocks_match_the_definition() {
+    let mut g = Lcg(53);
+    check::<crate::f16>(&mut g, f16s);
+    check::<crate::bf16>(&mut g, bf16s);
+}
+
+#[test]
+fn other_types_and_shapes_are_left() {
+    let x = [1.0f32; 64];
+    let mut y = [0.0f32; 64];
+    assert!(!hardmax_blocks(&x, &mut y, 2, 32));
+    let x = [crate::f16::ONE; 64];
+    let mut y = [crate::f16::ZERO; 64];
+    // Not whole blocks; outputs of another length.
+    assert!(!hardmax_blocks(&x[..60], &mut y[..60], 2, 16));
+    assert!(!hardmax_blocks(&x, &mut y[..32], 2, 16));
+}
