@@ -1,6 +1,6 @@
 //! The kernel of many short blocks of few lanes ([`super::thin_blocks`]: blocks of `r` rows of
 //! `c` lanes, the middle axis of `[n, r, c]`) in AVX2, for 1-, 2- and 4-byte integers, bool,
-//! f16 and bf16 (by their order keys), rows of up to 16 bytes.
+//! f16 and bf16 (by their order keys), rows of up to 16 bytes (32 in blocks of under 8 rows).
 //!
 //! The portable kernel reads each row of a block as a window of the few lanes from its start,
 //! which fills an eighth of a vector for 5 bytes: here a block is read as windows of a whole
@@ -47,7 +47,8 @@ struct Plan {
     /// half into the low), `steps` of them.
     folds: [(__m256i, __m256i); MAX_STEPS],
     steps: usize,
-    /// The byte shuffle that copies the first group over the others (from the low half).
+    /// The byte shuffle that copies the first group over the others (from the low half, which
+    /// holds it where a window holds two rows or more).
     spread: __m256i,
     /// The movemask bits of every byte of the window's groups.
     used: u32,
@@ -57,12 +58,15 @@ struct Plan {
 
 impl Plan {
     /// The plan for blocks of `r` rows of `c` lanes of `size` bytes, if this kernel takes them:
-    /// rows of up to 16 bytes (two or more a window: one row a window, 4-byte rows of five
-    /// lanes, was 1.3-1.8x the portable kernel's time), blocks of two rows or more.
+    /// rows of up to 16 bytes, and of up to 32 in blocks of under eight rows; blocks of two rows
+    /// or more.
     #[target_feature(enable = "avx2")]
     fn new(r: usize, c: usize, size: usize) -> Option<Plan> {
         let row = c * size;
-        if c == 0 || row > 16 || r < 2 {
+        // One row a window (rows of 17 to 32 bytes) only in short blocks: `i32` `[n, r, 5]`
+        // took 0.65-0.9x the portable kernel's time over 2 and 3 rows, 1.05-1.25x over 20 and
+        // 80 (a window's second pass costs more than a row's share of the narrow windows).
+        if c == 0 || row > 32 || (row > 16 && r >= 8) || r < 2 {
             return None;
         }
         let q = (32 / row).min(r);
@@ -110,13 +114,6 @@ impl Plan {
             return 0;
         }
         ((len - last) / size + 1).min(len / size)
-    }
-
-    /// The rows the windows of a block start at, in order: every `q`th, and the last window's.
-    fn windows(&self) -> impl DoubleEndedIterator<Item = usize> {
-        let (q, end) = (self.q, self.r - self.q);
-        let steps = end.div_ceil(q);
-        (0..=steps).map(move |i| (i * q).min(end))
     }
 }
 
@@ -172,7 +169,8 @@ macro_rules! by_lanes {
 /// Each of the `c` lanes of each block of `r` rows reduced into `y` (`c` a block;
 /// NaN-propagating: the lane's first NaN; a zero extreme of f16 or bf16 as +0) for the blocks
 /// at the start of `x` this kernel takes: their count (0 where it takes none: not its type,
-/// rows over 16 bytes, blocks of one row, no AVX2).
+/// rows over 16 bytes in blocks of eight rows or more, rows over 32 bytes, blocks of one row,
+/// no AVX2).
 #[inline(always)]
 pub(super) fn reduce_blocks<T: Element, D: Direction>(
     y: &mut [T],
@@ -214,16 +212,24 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn extremes<K: Lanes, D: Direction>(p: &Plan, xb: &[u8], base: usize) -> Option<__m256i> {
-    let mut acc = None::<__m256i>;
-    let mut top = _mm256_setzero_si256();
-    for k in p.windows() {
+    // SAFETY: as the caller's (the first window).
+    let first = unsafe { load(xb, base) };
+    let mut top = if K::INF != 0 {
+        track::<K>(_mm256_setzero_si256(), first)
+    } else {
+        first
+    };
+    let mut acc = key::<K>(first);
+    let (step, end) = (p.q * p.row, base + (p.r - p.q) * p.row);
+    let mut at = base;
+    while at < end {
+        at = (at + step).min(end);
         // SAFETY: as the caller's.
-        let w = unsafe { load(xb, base + k * p.row) };
+        let w = unsafe { load(xb, at) };
         if K::INF != 0 {
             top = track::<K>(top, w);
         }
-        let w = key::<K>(w);
-        acc = Some(acc.map_or(w, |a| pick::<K, D>(a, w)));
+        acc = pick::<K, D>(acc, key::<K>(w));
     }
     if K::INF != 0 {
         let nan = _mm256_cmpgt_epi16(top, _mm256_set1_epi16(K::INF));
@@ -231,7 +237,6 @@ unsafe fn extremes<K: Lanes, D: Direction>(p: &Plan, xb: &[u8], base: usize) -> 
             return None;
         }
     }
-    let mut acc = acc?;
     for &f in &p.folds[..p.steps] {
         acc = pick::<K, D>(acc, shifted(acc, f));
     }
@@ -337,14 +342,23 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
             continue;
         };
         // The extremes over every group; each match's row, the first (or last) kept.
-        let m = _mm256_shuffle_epi8(_mm256_permute2x128_si256::<0x00>(m, m), p.spread);
+        let m = if p.q > 1 {
+            _mm256_shuffle_epi8(_mm256_permute2x128_si256::<0x00>(m, m), p.spread)
+        } else {
+            m
+        };
         let mut at = none;
-        for k in p.windows() {
+        let mut k = 0;
+        loop {
             // SAFETY: AVX2; the window lies inside `xb` (`blocks`).
             let w = unsafe { load(xb, base + k * p.row) };
             let hit = equal::<K>(key::<K>(w), m);
             let here = _mm256_blendv_epi8(none, plus::<K>(rows, k), hit);
             at = first::<K, LAST>(at, here);
+            if k == r - p.q {
+                break;
+            }
+            k = (k + p.q).min(r - p.q);
         }
         for &f in &p.folds[..p.steps] {
             at = first::<K, LAST>(at, shifted(at, f));

@@ -1,4 +1,4 @@
-//! Tests of [`super`]: every type it takes, rows of 1 to 17 bytes, blocks of 1 to 81 rows, one
+//! Tests of [`super`]: every type it takes, rows of 1 to 33 bytes, blocks of 1 to 81 rows, one
 //! to seven blocks, against the definitions lane by lane (`test_util`), NaN in some blocks,
 //! ties from small pools; the blocks taken counted independently.
 
@@ -13,11 +13,11 @@ use crate::kernels::test_util::{
 use crate::{Max, Min};
 
 /// The blocks taken, counted independently: whole blocks, of two rows or more of up to 16
-/// bytes, whose last window (a vector of as many whole rows as it holds, at most the block's,
-/// ending at the block's last row) lies inside `len` elements.
+/// bytes (32 under eight rows), whose last window (a vector of as many whole rows as it
+/// holds, at most the block's, ending at the block's last row) lies inside `len` elements.
 fn fitting<T>(len: usize, r: usize, c: usize) -> usize {
     let row = c * size_of::<T>();
-    if !available() || r < 2 || row > 16 {
+    if !available() || r < 2 || row > 32 || (row > 16 && r >= 8) {
         return 0;
     }
     let held = (32 / row).min(r);
@@ -38,7 +38,7 @@ fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
 }
 
 fn check<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
-    for c in 1..=16 / size_of::<T>() + 1 {
+    for c in 1..=32 / size_of::<T>() + 1 {
         for r in [1, 2, 3, 4, 5, 7, 8, 13, 20, 33, 81, 256, 257] {
             for outer in [1, 2, 7] {
                 for nan in [false, true] {
@@ -143,8 +143,9 @@ fn other_types_and_wide_rows_are_left() {
     assert_eq!(reduce_blocks::<f32, Max>(&mut y, &x, 8, 2), 0);
     let x = [1u8; 4096];
     let mut y = [0i64; 512];
-    // Rows of 17 bytes; blocks of one row.
+    // Rows of 17 bytes in blocks of 8 rows, of 33 in blocks of 2; blocks of one row.
     assert_eq!(arg_blocks::<u8, Max, false>(&x, &mut y, &mut [], 8, 17), 0);
+    assert_eq!(arg_blocks::<u8, Max, false>(&x, &mut y, &mut [], 2, 33), 0);
     assert_eq!(arg_blocks::<u8, Max, false>(&x, &mut y, &mut [], 1, 4), 0);
     if available() {
         // 341 blocks of 3 rows of 4 bytes; the window of the 340th (from byte 4068) ends past
