@@ -183,7 +183,7 @@ pub(crate) use shared::{step, take};
 #[cfg(not(debug_assertions))]
 pub(crate) use thin_blocks::{
     arg_blocks_of as arg_blocks_thin, blocks_of as thin_blocks,
-    reduce_blocks_of as reduce_blocks_thin,
+    hardmax_blocks_of as hardmax_blocks_thin, reduce_blocks_of as reduce_blocks_thin,
 };
 
 /// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2

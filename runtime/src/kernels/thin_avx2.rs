@@ -17,20 +17,22 @@
 //! For the CPUs [`available`] finds; the entries check.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi8, _mm256_blendv_epi8,
-    _mm256_cmpeq_epi8, _mm256_cmpgt_epi16, _mm256_loadu_si256, _mm256_movemask_epi8,
-    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi32,
-    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_storeu_si256,
+    __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi8, _mm256_and_si256,
+    _mm256_blendv_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi16, _mm256_loadu_si256,
+    _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_storeu_si256,
 };
 
 use super::arg_lanes::lane_by_lane;
+use super::hardmax::hardmax_lanes;
 use super::reduce_lanes_small_avx2::bytes_mut;
 use super::shared::step;
 use super::short_rows_avx2::lanes::{
     equal, key, load, pick, track, unkey, Halves, I16s, I32s, I8s, Lanes, U16s, U32s, U8s,
 };
 use super::short_rows_avx2::{available, bytes};
-use crate::{DType, Direction, Element};
+use crate::{DType, Direction, Element, Max};
 
 /// The most shifts that fold a window's groups (up to 32 groups of one byte).
 const MAX_STEPS: usize = 5;
@@ -204,6 +206,19 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     unsafe { by_lanes!(T, arg_in::<D, LAST, T>(x, y, v, r, c), 0) }
 }
 
+/// Hardmax of each block of `r` rows of `c` lanes along the rows into `y` (a 1 in each lane's
+/// row of its first maximum, NaN winning, 0 elsewhere; `y` as long as `x`), for the blocks at
+/// the start of `x` this kernel takes: their count (as [`reduce_blocks`]). The rows of the
+/// next block may be written too (the caller's kernel writes them after).
+#[inline(always)]
+pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, c: usize) -> usize {
+    if !available() || x.len() != y.len() {
+        return 0;
+    }
+    // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
+    unsafe { by_lanes!(T, hardmax_in::<T>(x, y, r, c), 0) }
+}
+
 /// A block's extremes by the order alone, folded into the first group's lanes (keys), or
 /// `None` if the block's lanes hold a NaN (f16, bf16).
 ///
@@ -342,11 +357,7 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
             continue;
         };
         // The extremes over every group; each match's row, the first (or last) kept.
-        let m = if p.q > 1 {
-            _mm256_shuffle_epi8(_mm256_permute2x128_si256::<0x00>(m, m), p.spread)
-        } else {
-            m
-        };
+        let m = spread::<K>(&p, m);
         let mut at = none;
         let mut k = 0;
         loop {
@@ -378,6 +389,87 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
         }
     }
     n
+}
+
+/// [`hardmax_blocks`] for lanes `K`: each lane's row as the arg-reduction finds it, then each
+/// window's lanes compared with it.
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type; `y` is as long as `x`.
+#[target_feature(enable = "avx2")]
+unsafe fn hardmax_in<K: Lanes, T: Element>(x: &[T], y: &mut [T], r: usize, c: usize) -> usize {
+    let (Some(xb), Some(p)) = (bytes(x), Plan::new(r, c, K::SIZE)) else {
+        return 0;
+    };
+    if K::SIZE == 1 && r > 256 {
+        return 0;
+    }
+    let n = p.blocks(xb.len());
+    let rows = row_numbers::<K>(&p);
+    let none = _mm256_cmpeq_epi8(rows, rows);
+    let mut one = [0u8; 4];
+    T::ONE.write_le(&mut one[..K::SIZE]);
+    let one = match K::SIZE {
+        1 => _mm256_set1_epi8(one[0] as i8),
+        2 => _mm256_set1_epi16(i16::from_le_bytes([one[0], one[1]])),
+        _ => _mm256_set1_epi32(i32::from_le_bytes(one)),
+    };
+    let size = r * c;
+    for b in 0..n {
+        let base = b * size * K::SIZE;
+        // SAFETY: AVX2; block `b` is one `blocks` takes.
+        let Some(m) = (unsafe { extremes::<K, Max>(&p, xb, base) }) else {
+            hardmax_lanes(
+                &x[b * size..(b + 1) * size],
+                &mut y[b * size..(b + 1) * size],
+                c,
+            );
+            continue;
+        };
+        let m = spread::<K>(&p, m);
+        let mut at = none;
+        let mut k = 0;
+        loop {
+            // SAFETY: AVX2; the window lies inside `xb` (`blocks`).
+            let w = unsafe { load(xb, base + k * p.row) };
+            let here = _mm256_blendv_epi8(none, plus::<K>(rows, k), equal::<K>(key::<K>(w), m));
+            at = first::<K, false>(at, here);
+            if k == r - p.q {
+                break;
+            }
+            k = (k + p.q).min(r - p.q);
+        }
+        for &f in &p.folds[..p.steps] {
+            at = first::<K, false>(at, shifted(at, f));
+        }
+        let at = spread::<K>(&p, at);
+        // SAFETY: `T` is `K`'s type; `y` is as long as `x`.
+        let yb = unsafe { bytes_mut(y) };
+        let mut k = 0;
+        loop {
+            let ones = _mm256_and_si256(equal::<K>(plus::<K>(rows, k), at), one);
+            // Past the window's rows: the next rows' own outputs (their lanes and rows are
+            // those of `rows` and `at` too), or the next block's first, written again after.
+            // SAFETY: AVX2; 32 bytes inside `yb` (as the window inside `xb`).
+            unsafe { _mm256_storeu_si256(yb.as_mut_ptr().add(base + k * p.row).cast(), ones) };
+            if k == r - p.q {
+                break;
+            }
+            k = (k + p.q).min(r - p.q);
+        }
+    }
+    n
+}
+
+/// The first group of `v` copied over the others (itself where a window holds one row).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn spread<K: Lanes>(p: &Plan, v: __m256i) -> __m256i {
+    if p.q > 1 {
+        _mm256_shuffle_epi8(_mm256_permute2x128_si256::<0x00>(v, v), p.spread)
+    } else {
+        v
+    }
 }
 
 /// Each lane's row in a window, in the lanes' width.

@@ -277,6 +277,19 @@ pub(crate) fn arg_blocks_of<T: Element, D: Direction, const LAST: bool, const C:
     done + by_window!(C, arg_blocks::<T, D, LAST, C>(x, y, v, r))
 }
 
+/// Hardmax of the blocks of `r` rows of `C` lanes at the start of `x` that the AVX2 kernel of
+/// whole-vector windows (`thin_avx2`) takes, into `y` (as long as `x`; the first rows after
+/// them may be written too, to be written again by the caller): their count (none with
+/// `small-code`, off x86-64, without AVX2, or where it does not take them).
+#[inline(always)]
+pub(crate) fn hardmax_blocks_of<T: Element, const C: usize>(
+    x: &[T],
+    y: &mut [T],
+    r: usize,
+) -> usize {
+    vectors::hardmax::<T>(x, y, r, C)
+}
+
 /// The AVX2 kernel of whole-vector windows (`thin_avx2`) where it is built: the blocks it did.
 #[cfg(all(
     target_arch = "x86_64",
@@ -284,7 +297,9 @@ pub(crate) fn arg_blocks_of<T: Element, D: Direction, const LAST: bool, const C:
     not(feature = "small-code")
 ))]
 mod vectors {
-    pub(super) use super::super::thin_avx2::{arg_blocks as arg, reduce_blocks as reduce};
+    pub(super) use super::super::thin_avx2::{
+        arg_blocks as arg, hardmax_blocks as hardmax, reduce_blocks as reduce,
+    };
 }
 
 /// None where the AVX2 kernel is not built (other targets, `small-code`): the kernel's
@@ -306,6 +321,12 @@ mod vectors {
         _: usize,
         _: usize,
     ) -> usize {
+        0
+    }
+
+    /// No blocks.
+    #[inline(always)]
+    pub(super) fn hardmax<T: Element>(_: &[T], _: &mut [T], _: usize, _: usize) -> usize {
         0
     }
 

@@ -220,9 +220,17 @@ pub fn hardmax_blocks_narrow<T: Thin, const C: usize, const W: usize, const TILE
 #[inline(always)]
 fn thin<T: Thin, const C: usize>(x: &[T], y: &mut [T], r: usize) -> usize {
     let size = r * C;
-    // `f64`, f16 and bf16 blocks of two and three rows: the narrow kernel was faster (1.4x
-    // over two rows of `f64`, 1.3-1.9x of f16).
-    if size == 0 || x.len() != y.len() || (size_of::<T>() != 4 && r < 4) {
+    if size == 0 || x.len() != y.len() || kernels::thin_blocks::<C>(x.len(), r) < 2 {
+        return 0;
+    }
+    // f16 and bf16: the AVX2 kernel of whole-vector windows, which writes the zeros and ones
+    // itself.
+    let done = kernels::hardmax_blocks_thin::<T, C>(x, y, r);
+    if done > 0 {
+        return done;
+    }
+    // `f64` blocks of two and three rows: the narrow kernel was faster (1.4x over two rows).
+    if size_of::<T>() != 4 && r < 4 {
         return 0;
     }
     let mut rows = [0i64; kernels::ARG_FEW_MAX_LANES];

@@ -87,6 +87,28 @@ fn check_blocks<T: Element>(
             }
         }
     }
+    // Hardmax (first maximum, NaN winning), bit for bit.
+    let mut y = std::vec![T::ONE; x.len()];
+    let done = hardmax_blocks::<T>(&x, &mut y, r, c);
+    let want_hard = if size_of::<T>() == 1 && r > 256 {
+        0
+    } else {
+        want
+    };
+    assert_eq!(done, want_hard.min(outer), "{ctx} hardmax taken");
+    for b in 0..done {
+        for j in 0..c {
+            let at = naive_arg::<T, Max>(&lane(b, j), false);
+            for k in 0..r {
+                let got = y[(b * r + k) * c + j];
+                let want = if k == at { T::ONE } else { T::ZERO };
+                let (mut gb, mut wb) = ([0u8; 4], [0u8; 4]);
+                got.write_le(&mut gb[..size_of::<T>()]);
+                want.write_le(&mut wb[..size_of::<T>()]);
+                assert_eq!(gb, wb, "{ctx} hardmax block {b} lane {j} row {k}");
+            }
+        }
+    }
     for (min, last, values) in (0..8).map(|m| (m & 1 != 0, m & 2 != 0, m & 4 != 0)) {
         let mut y = std::vec![-1i64; outer * c];
         let mut v = std::vec![T::ONE; if values { outer * c } else { 0 }];
