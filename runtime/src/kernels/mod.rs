@@ -210,6 +210,24 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
     }
 }
 
+/// Hardmax of the contiguous rows of two of `x` (f16, bf16) into `y`, eight rows an AVX2
+/// vector (`hard_halves_avx2`) where the CPU has AVX2: the rows done, whole vectors of them (0
+/// otherwise, and always with `small-code`).
+#[inline(always)]
+pub(crate) fn hardmax_pairs_halves<T: Element>(x: &[T], y: &mut [T]) -> usize {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return hard_halves_avx2::hardmax_pairs(x, y);
+    #[allow(unreachable_code)]
+    {
+        let _ = (x, y);
+        0
+    }
+}
+
 /// Folds contiguous rows of `n` of `x` into `y` by the `f32` row kernels of x86-64 when they
 /// take them (`f32`, rows of 2 or 4 to 128, not `small-code`); `false` if nothing was done.
 /// Optimized builds only: in a debug build these are the runtime's own entry points, compiled

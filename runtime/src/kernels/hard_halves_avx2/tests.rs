@@ -64,3 +64,33 @@ fn other_types_and_shapes_are_left() {
     assert!(!hardmax_blocks(&x[..60], &mut y[..60], 2, 16));
     assert!(!hardmax_blocks(&x, &mut y[..32], 2, 16));
 }
+
+fn check_pairs<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
+    for rows in [0, 1, 7, 8, 9, 16, 40, 123] {
+        for nan in [false, true] {
+            // NaN only in some vectors' rows.
+            let x: Vec<T> = (0..rows * 2)
+                .map(|i| make(g, nan && (i / 16) % 2 == 1))
+                .collect();
+            let mut y = std::vec![make(g, true); x.len()];
+            let done = hardmax_pairs(&x, &mut y);
+            let ctx = std::format!("{:?} rows {rows} nan {nan}", T::DTYPE);
+            assert_eq!(done, if available() { rows / 8 * 8 } else { 0 }, "{ctx}");
+            for (i, row) in x.chunks_exact(2).enumerate().take(done) {
+                let at = naive_arg::<T, Max>(row, false);
+                for k in 0..2 {
+                    let want = if k == at { T::ONE } else { T::ZERO };
+                    assert_eq!(bits(y[i * 2 + k]), bits(want), "{ctx} row {i} element {k}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pairs_match_the_definition() {
+    let mut g = Lcg(59);
+    check_pairs::<crate::f16>(&mut g, f16s);
+    check_pairs::<crate::bf16>(&mut g, bf16s);
+    assert_eq!(hardmax_pairs(&[1.0f32; 32], &mut [0.0f32; 32]), 0);
+}
