@@ -338,14 +338,7 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
     if !v.is_empty() {
         n = n.min(v.len() / c);
     }
-    // Each lane's row in a window, and the row of no match (above every row for the first
-    // match, below for the last).
     let rows = row_numbers::<K>(&p);
-    let none = if LAST {
-        _mm256_setzero_si256()
-    } else {
-        _mm256_cmpeq_epi8(rows, rows)
-    };
     let size = r * c;
     for b in 0..n {
         let (xs, ys) = (&x[b * size..(b + 1) * size], &mut y[b * c..(b + 1) * c]);
@@ -356,24 +349,8 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
             lane_by_lane::<T, D, LAST>(xs, ys, vs, c);
             continue;
         };
-        // The extremes over every group; each match's row, the first (or last) kept.
-        let m = spread::<K>(&p, m);
-        let mut at = none;
-        let mut k = 0;
-        loop {
-            // SAFETY: AVX2; the window lies inside `xb` (`blocks`).
-            let w = unsafe { load(xb, base + k * p.row) };
-            let hit = equal::<K>(key::<K>(w), m);
-            let here = _mm256_blendv_epi8(none, plus::<K>(rows, k), hit);
-            at = first::<K, LAST>(at, here);
-            if k == r - p.q {
-                break;
-            }
-            k = (k + p.q).min(r - p.q);
-        }
-        for &f in &p.folds[..p.steps] {
-            at = first::<K, LAST>(at, shifted(at, f));
-        }
+        // SAFETY: AVX2; block `b` is one `blocks` takes.
+        let at = unsafe { rows_of::<K, LAST>(&p, xb, base, m, rows) };
         let mut out = [0u8; 32];
         // SAFETY: 32 bytes.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), at) };
@@ -406,7 +383,6 @@ unsafe fn hardmax_in<K: Lanes, T: Element>(x: &[T], y: &mut [T], r: usize, c: us
     }
     let n = p.blocks(xb.len());
     let rows = row_numbers::<K>(&p);
-    let none = _mm256_cmpeq_epi8(rows, rows);
     let mut one = [0u8; 4];
     T::ONE.write_le(&mut one[..K::SIZE]);
     let one = match K::SIZE {
@@ -426,23 +402,8 @@ unsafe fn hardmax_in<K: Lanes, T: Element>(x: &[T], y: &mut [T], r: usize, c: us
             );
             continue;
         };
-        let m = spread::<K>(&p, m);
-        let mut at = none;
-        let mut k = 0;
-        loop {
-            // SAFETY: AVX2; the window lies inside `xb` (`blocks`).
-            let w = unsafe { load(xb, base + k * p.row) };
-            let here = _mm256_blendv_epi8(none, plus::<K>(rows, k), equal::<K>(key::<K>(w), m));
-            at = first::<K, false>(at, here);
-            if k == r - p.q {
-                break;
-            }
-            k = (k + p.q).min(r - p.q);
-        }
-        for &f in &p.folds[..p.steps] {
-            at = first::<K, false>(at, shifted(at, f));
-        }
-        let at = spread::<K>(&p, at);
+        // SAFETY: AVX2; block `b` is one `blocks` takes.
+        let at = spread::<K>(&p, unsafe { rows_of::<K, false>(&p, xb, base, m, rows) });
         // SAFETY: `T` is `K`'s type; `y` is as long as `x`.
         let yb = unsafe { bytes_mut(y) };
         let mut k = 0;
@@ -459,6 +420,47 @@ unsafe fn hardmax_in<K: Lanes, T: Element>(x: &[T], y: &mut [T], r: usize, c: us
         }
     }
     n
+}
+
+/// The row of each lane's first extreme (with `LAST` its last) of the block from byte `base`
+/// of `xb`, in the first group's lanes (unsigned, the lanes' width), `m` the block's extremes
+/// from [`extremes`] and `rows` each lane's row in a window ([`row_numbers`]).
+///
+/// # Safety
+/// The CPU has AVX2; every window of the block lies inside `xb` from `base`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn rows_of<K: Lanes, const LAST: bool>(
+    p: &Plan,
+    xb: &[u8],
+    base: usize,
+    m: __m256i,
+    rows: __m256i,
+) -> __m256i {
+    let m = spread::<K>(p, m);
+    // The row of no match: above every row for the first match, below for the last.
+    let none = if LAST {
+        _mm256_setzero_si256()
+    } else {
+        _mm256_cmpeq_epi8(rows, rows)
+    };
+    let mut at = none;
+    let last = p.r - p.q;
+    let mut k = 0;
+    loop {
+        // SAFETY: as the caller's.
+        let w = unsafe { load(xb, base + k * p.row) };
+        let here = _mm256_blendv_epi8(none, plus::<K>(rows, k), equal::<K>(key::<K>(w), m));
+        at = first::<K, LAST>(at, here);
+        if k == last {
+            break;
+        }
+        k = (k + p.q).min(last);
+    }
+    for &f in &p.folds[..p.steps] {
+        at = first::<K, LAST>(at, shifted(at, f));
+    }
+    at
 }
 
 /// The first group of `v` copied over the others (itself where a window holds one row).
