@@ -407,7 +407,9 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
         && rows >= tile
         && rows * bytes >= (32 - 1) * (32 / bytes) * bytes + (r - 1) * size + 32;
     let blocks_take = taken && rows >= lanes && rows * bytes >= (lanes - 1) * bytes + bytes.max(16);
-    !cfg!(debug_assertions) && avx2 && typed && (window_takes || blocks_take)
+    // f64 rows of 4 to 80: whole groups of four rows (`rows_f64_avx2`).
+    let doubles = T::NAME == "double" && (4..=80).contains(&r) && rows >= 4;
+    !cfg!(debug_assertions) && avx2 && (typed && (window_takes || blocks_take) || doubles)
 }
 
 fn wide_rows() -> bool {

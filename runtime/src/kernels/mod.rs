@@ -103,6 +103,12 @@ mod rounded;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod rows_f32;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod rows_f64_avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod rows_u8;
 #[cfg(all(

@@ -82,7 +82,8 @@ pub(crate) fn hardmax_rows_narrow<T: Element>(x: &[T], y: &mut [T], n: usize) ->
 }
 
 /// [`reduce_rows_narrow`] for the arg-reductions: the index of the extreme of each row into
-/// `y`, and with `VALUES` the extreme into `v`.
+/// `y`, and with `VALUES` the extreme into `v`; `f64` rows of 4 to 80 by their own kernel
+/// (`rows_f64_avx2`, four rows at a time).
 #[inline(always)]
 pub(crate) fn arg_rows_narrow<
     T: Element,
@@ -101,7 +102,11 @@ pub(crate) fn arg_rows_narrow<
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return super::short_rows_avx2::arg_rows::<T, D, LAST, VALUES, I>(x, y, v, n);
+    return if T::DTYPE == crate::DType::F64 {
+        super::rows_f64_avx2::arg_rows::<T, D, LAST, VALUES, I>(x, y, v, n)
+    } else {
+        super::short_rows_avx2::arg_rows::<T, D, LAST, VALUES, I>(x, y, v, n)
+    };
     #[cfg(not(all(
         target_arch = "x86_64",
         target_feature = "sse2",

@@ -55,8 +55,8 @@ pub(super) fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
 /// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
 /// the same bits.
 pub(super) fn same<T: Element>(a: T, b: T) -> bool {
-    let mut ab = [0u8; 4];
-    let mut bb = [0u8; 4];
+    let mut ab = [0u8; 8];
+    let mut bb = [0u8; 8];
     a.write_le(&mut ab[..size_of::<T>()]);
     b.write_le(&mut bb[..size_of::<T>()]);
     if a.is_nan() || b.is_nan() {

@@ -27,7 +27,7 @@ use super::Values;
 #[cfg(doc)]
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
-use crate::kernels::shared::highest_bit;
+use crate::kernels::shared::{highest_bit, lowest_bit, position};
 use crate::Direction;
 
 /// The shortest rows this kernel takes (one vector).
@@ -160,21 +160,7 @@ fn groups<
             } else {
                 // SAFETY: as for `fold` above.
                 let words = unsafe { equal_words::<K, W>(g, r * n, n, _mm256_broadcast_ss(e)) };
-                // The word to search, chosen by selects (which word holds the answer is as
-                // random as the data: a branch would mispredict): the first one not zero (with
-                // `LAST`, the last), the last one taken going from the other end.
-                let (mut word, mut base) = (0, 0);
-                for w in 0..W {
-                    let k = if LAST { w } else { W - 1 - w };
-                    let take = words[k] != 0;
-                    word = if take { words[k] } else { word };
-                    base = if take { 64 * k } else { base };
-                }
-                base + if LAST {
-                    highest_bit(word)
-                } else {
-                    lowest_bit(word)
-                }
+                position::<LAST, W>(&words)
             };
             *o = index::<I>(at);
         }
@@ -191,24 +177,6 @@ unsafe fn load(g: &[f32], at: usize) -> __m256 {
     debug_assert!(at + 8 <= g.len());
     // SAFETY: the caller's; `loadu` has no alignment requirement.
     unsafe { _mm256_loadu_ps(g.as_ptr().add(at)) }
-}
-
-/// The lowest set bit of `bits`, which is not zero: `tzcnt` (BMI1, which the CPUs of this
-/// kernel have), written out because LLVM turns the eight rows' `trailing_zeros` into vector
-/// population counts (rows of 20 1.5x slower).
-#[inline(always)]
-pub(super) fn lowest_bit(bits: u64) -> usize {
-    let at: u64;
-    // SAFETY: `tzcnt` reads and writes registers only; the kernel runs only on CPUs with BMI1.
-    unsafe {
-        core::arch::asm!(
-            "tzcnt {at}, {b}",
-            at = out(reg) at,
-            b = in(reg) bits,
-            options(pure, nomem, nostack)
-        );
-    }
-    at as usize
 }
 
 /// Whether the group `g` (a whole number of eights) holds a NaN: two vectors per compare.

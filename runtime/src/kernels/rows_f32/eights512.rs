@@ -18,12 +18,13 @@ use core::arch::x86_64::{
 };
 
 use super::avx2::{pick8, store8, zero8};
-use super::eights::{across8, lowest_bit};
+use super::eights::across8;
 use super::Values;
 #[cfg(doc)]
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::index::{index, Index};
 use crate::kernels::shared::highest_bit;
+use crate::kernels::shared::lowest_bit;
 use crate::Direction;
 
 /// The shortest rows this kernel takes: rows of sixteen (one vector) ran no faster than in the

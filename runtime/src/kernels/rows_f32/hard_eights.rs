@@ -12,8 +12,9 @@
 use core::arch::x86_64::_mm256_broadcast_ss;
 
 use super::avx2::store8;
-use super::eights::{across8, equal_bits, fold, has_nan, lowest_bit, MAX_ROW, MIN_ROW};
+use super::eights::{across8, equal_bits, fold, has_nan, MAX_ROW, MIN_ROW};
 use super::Ones;
+use crate::kernels::shared::lowest_bit;
 use crate::Max;
 
 /// Hardmax of the whole groups of eight rows of `n` ([`MIN_ROW`] to [`MAX_ROW`]) of `x` into
