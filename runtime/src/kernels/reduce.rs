@@ -350,6 +350,44 @@ pub(crate) fn afresh<T: Element, D: Direction>(
     y: &mut [T],
     x: &[T],
     (xs, ys): (usize, usize),
+    fold: impl FnMut(&mut [T], &[T]),
+) {
+    pieces::<T, D>(y, x, (xs, ys), 0, fold);
+}
+
+/// Bytes of input past its piece that [`afresh_rows`] lets a fold see: more than the vector
+/// kernels of short rows read past their last whole tile (a vector past its last load).
+const READ_SLACK: usize = 64;
+
+/// [`afresh`] of contiguous rows of `n` (one output a row) by a fold that takes as many rows as
+/// its `y` holds whatever `x` holds past them: each piece's `x` runs on to [`READ_SLACK`] bytes
+/// past the piece, so that the vector kernels whose loads reach past their last rows (the
+/// sliding window of rows of 2 to 7 bytes reads up to a vector past them) take the piece's
+/// last tile too. Cut exactly, a piece's last tile went to the portable loop: `u8` rows of two
+/// spent a third of their time on that sixteenth of their rows.
+#[inline(always)]
+pub(crate) fn afresh_rows<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    n: usize,
+    fold: impl FnMut(&mut [T], &[T]),
+) {
+    pieces::<T, D>(
+        y,
+        x,
+        (n, 1),
+        READ_SLACK.div_ceil(size_of::<T>().max(1)),
+        fold,
+    );
+}
+
+/// [`afresh`], each piece's `x` running on `slack` elements past it (where `x` has them).
+#[inline(always)]
+fn pieces<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (xs, ys): (usize, usize),
+    slack: usize,
     mut fold: impl FnMut(&mut [T], &[T]),
 ) {
     if xs == 0 || ys == 0 {
@@ -365,7 +403,12 @@ pub(crate) fn afresh<T: Element, D: Direction>(
     }
     let blocks = (PIECE_BYTES / core::mem::size_of::<T>().max(1) / ys).max(1);
     let (xp, yp) = (blocks.saturating_mul(xs), blocks.saturating_mul(ys));
-    for (y, x) in y.chunks_mut(yp).zip(x.chunks(xp)) {
+    for (k, y) in y.chunks_mut(yp).enumerate() {
+        let start = k.saturating_mul(xp);
+        let end = start.saturating_add(xp).saturating_add(slack).min(x.len());
+        let Some(x) = x.get(start..end) else {
+            return;
+        };
         super::fill(y, D::identity::<T>());
         fold(y, x);
     }
@@ -393,9 +436,7 @@ pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
     let (Some(y), Some(x)) = (y.get_mut(done..), x.get(done * R..)) else {
         return;
     };
-    afresh::<T, D>(y, x, (R, 1), |y, x| {
-        super::reduce_rows_short::<T, D, R>(y, x)
-    });
+    afresh_rows::<T, D>(y, x, R, |y, x| super::reduce_rows_short::<T, D, R>(y, x));
 }
 
 /// ```

@@ -11,8 +11,8 @@
 
 use super::small;
 use crate::kernels::{
-    self, afresh, arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded, arg_rows_short,
-    arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period,
+    self, afresh, afresh_rows, arg_lanes_narrow_in, arg_lanes_values, arg_row, arg_row_rounded,
+    arg_rows_short, arg_values, fill, fold, hardmax_lanes, hardmax_rows_short, narrow_period,
     reduce_lane_blocks_fresh, reduce_lanes_narrow_in, reduce_lanes_rows, reduce_planes_in,
     reduce_rows as reduce_rows_kernel, reduce_rows_short, Narrowing,
 };
@@ -162,7 +162,7 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
 /// writes each its row's extreme (piece by piece, see `kernels::afresh`).
 pub(super) fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize, fresh: bool) {
     if fresh {
-        return afresh::<T, D>(y, x, (n, 1), |y, x| fold_rows::<T, D>(y, x, n));
+        return afresh_rows::<T, D>(y, x, n, |y, x| fold_rows::<T, D>(y, x, n));
     }
     fold_rows::<T, D>(y, x, n);
 }

@@ -2,7 +2,7 @@
 
 extern crate std;
 use super::*;
-use crate::kernels::test_util::{f32_pool, Lcg};
+use crate::kernels::test_util::{f32_pool, same, Lcg};
 use crate::{Max, Min};
 
 #[test]
@@ -327,6 +327,62 @@ fn reductions_match_the_definition_lane_by_lane() {
                     "fold min {len} {start}"
                 );
             }
+        }
+    }
+}
+
+/// [`afresh_rows`]: each piece's fold sees the piece's rows and at most [`READ_SLACK`] bytes
+/// past them (as far as `x` goes), every output is its row's extreme whatever it held, over
+/// several pieces, for the types whose kernels of short rows read past their last rows.
+#[test]
+fn pieces_of_rows_see_a_little_past_them() {
+    fn check<T: Element>(n: usize, rows: usize, gen: impl Fn(u64) -> T) {
+        let mut g = Lcg(n as u64 * 31 + rows as u64);
+        let x: std::vec::Vec<T> = (0..n * rows).map(|_| gen(g.next())).collect();
+        let slack = READ_SLACK.div_ceil(size_of::<T>());
+        let mut got = std::vec![T::ZERO; rows];
+        let (mut pieces, mut covered) = (0, 0);
+        afresh_rows::<T, Max>(&mut got, &x, n, |y, xs| {
+            // The piece's rows from its first, on to the slack or the input's end.
+            let start = covered * n;
+            assert_eq!(
+                xs.as_ptr(),
+                x[start..].as_ptr(),
+                "piece {pieces} starts at its row"
+            );
+            let want = (start + y.len() * n + slack).min(x.len()) - start;
+            assert_eq!(xs.len(), want, "piece {pieces} of {} rows", y.len());
+            covered += y.len();
+            pieces += 1;
+            reduce_rows::<T, Max>(y, xs, n);
+        });
+        assert_eq!(covered, rows);
+        if rows * size_of::<T>() > PIECE_BYTES {
+            assert!(pieces > 1, "{rows} rows in one piece");
+        }
+        for (i, row) in x.chunks_exact(n).enumerate() {
+            let want = row.iter().fold(None::<T>, |m, &v| match m {
+                Some(m) if m.is_nan() => Some(m),
+                _ if v.is_nan() => Some(v),
+                Some(m) if !v.gt(m) => Some(m),
+                _ => Some(v),
+            });
+            let (got, want) = (got[i], want.unwrap_or(T::LOWEST));
+            assert!(
+                same(got, want),
+                "n={n} row {i}: {got:?} vs {want:?} in {row:?}"
+            );
+        }
+    }
+    for n in [2, 3, 5, 7, 12] {
+        for rows in [0, 1, 511, 8192, 8193, 3 * 8192 + 37] {
+            check::<u8>(n, rows, |k| k as u8);
+            check::<i8>(n, rows, |k| (k % 7) as i8 - 3);
+            check::<crate::f16>(n, rows / 2, |k| match k % 97 {
+                0 => crate::f16::from_bits(0x7e01),
+                1 => crate::f16::from_bits(0xfe00),
+                k => crate::f16::from_f32(k as f32 - 50.0),
+            });
         }
     }
 }
