@@ -370,14 +370,10 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     let size = std::mem::size_of::<T>();
     let bytes = r * size;
     // Rows a block: 1- and 2-byte elements widened to twice their width (half a vector's
-    // lanes), except 2-byte rows by columns (17 to 24 integers, 17 to 28 f16 or bf16).
-    let most = if ["float16", "bfloat16"].contains(&T::NAME) {
-        28
-    } else {
-        24
-    };
+    // lanes), except rows of 17 to 22 `i16`, f16 or bf16 by columns.
+    let columns = ["int16", "float16", "bfloat16"].contains(&T::NAME) && (17..=22).contains(&r);
     let lanes = match size {
-        2 if (17..=most).contains(&r) => 16,
+        2 if columns => 16,
         1 | 2 => 16 / size,
         _ => 32 / size,
     };

@@ -15,7 +15,7 @@
 //! NaN flagged on the side: a block with a NaN is done again by the exact rule.
 //!
 //! Rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]).
-//! The arg-reductions of 2-byte rows of 17 to 32 elements and 4-byte rows of 9 to 32 go by
+//! The arg-reductions of `i16`, f16 and bf16 rows of 17 to 22 elements and 4-byte rows of 9 to 32 go by
 //! columns instead ([`columns`], [`columns4`]): each block transposed in registers, one pass over
 //! its columns.
 //!
@@ -297,7 +297,7 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
     if !fits_arg::<T>(n) {
         return 0;
     }
-    // 2-byte rows of 17 to 24 or 28 elements (see `columns::fits`) go by columns rather than
+    // `i16`, f16 and bf16 rows of 17 to 22 elements (see `columns::fits`) go by columns rather than
     // widened: widened, they fold two vectors of twice the lanes a row.
     if columns::fits::<T>(n) {
         // SAFETY: as below.

@@ -1,4 +1,4 @@
-//! Arg-reductions of 2-byte rows of 17 to 28 elements (34 to 56 bytes; see [`fits`]) by
+//! Arg-reductions of 2-byte rows of 17 to 22 elements (34 to 44 bytes; see [`fits`]) by
 //! columns: a block of sixteen rows is transposed in registers (its first sixteen columns from
 //! the rows' starts, its last sixteen from their ends), so that lane `j` of column `c` holds
 //! element `c` of row `j`; then one pass over the columns in order keeps each row's extreme and
@@ -30,21 +30,24 @@ use crate::{DType, Direction, Element};
 /// Rows per block: one 16-bit lane each.
 const ROWS: usize = 16;
 
-/// Whether rows of `n` elements of `T` (2 bytes) are this module's: rows of 17 to 24 integers
-/// and of 17 to 28 f16 or bf16. Longer rows go widened with their positions
-/// ([`super::tagged`]), which took them faster (ArgMax over 2 MiB, best of three on the 2-core
-/// AVX-512 Xeon, session 46: `i16` rows of 25 97 -> 72 us and of 31 97 -> 61 us; f16 rows of
-/// 31 122 -> 116 us, of 25 127 -> 142 us the other way). The keys of f16 and bf16 cost the
-/// widened lanes more than the integers' do, so columns keep their rows longer.
+/// Whether rows of `n` elements of `T` (2 bytes) are this module's: rows of 17 to 22 `i16`,
+/// f16 or bf16. Other rows go widened with their positions ([`super::tagged`]), which took them
+/// as fast or faster. Measured (ArgMax over 2 MiB, best of 600 calls, each kernel in its own
+/// build, 2-core AVX-512 Xeon, session 49): by columns against widened, `i16` rows of 17 and 18
+/// 0.92x of the time, 20 to 24 0.97-1.0x; f16 rows of 17 and 18 0.87x, of 20 0.96x, of 22
+/// 0.99x, of 24 1.14x, of 25 1.19x, of 28 1.37x; `u16` (its sign bit flipped per element here)
+/// rows of 17 to 24 1.18-1.34x, so never. In session 46 longer rows went widened already
+/// (`i16` rows of 25 97 -> 72 us and of 31 97 -> 61 us).
 #[inline(always)]
 pub(super) fn fits<T: Element>(n: usize) -> bool {
-    let most = if matches!(T::DTYPE, DType::F16 | DType::BF16) {
-        28
-    } else {
-        24
-    };
-    size_of::<T>() == 2 && (17..=most).contains(&n)
+    matches!(T::DTYPE, DType::I16 | DType::F16 | DType::BF16) && (MIN_ROW..=MAX_ROW).contains(&n)
 }
+
+/// The shortest rows taken (past one vector of sixteen elements).
+pub(super) const MIN_ROW: usize = 17;
+
+/// The longest rows taken (see [`fits`]).
+pub(super) const MAX_ROW: usize = 22;
 
 /// Eight rows of sixteen elements (`r`) transposed within each 128-bit half: vector `c` holds
 /// element `c` of the eight rows in its low half and element `c + 8` in its high half.

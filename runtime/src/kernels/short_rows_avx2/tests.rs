@@ -52,9 +52,9 @@ fn check<T: Element>(g: &mut Lcg, n: usize, rows: usize, make: fn(&mut Lcg, bool
         // The arg-reductions and Hardmax take rows up to `ARG_MAX_BYTES` only, except 4-byte
         // integers by columns (rows of up to 1024 elements); 1- and 2-byte elements widened to
         // twice their width, half as many rows a block, except 2-byte rows by columns (17 to
-        // 24 integers, 17 to 28 f16 or bf16).
+        // 22 `i16`, f16 or bf16).
         let halves = matches!(T::DTYPE, DType::F16 | DType::BF16);
-        let columns = size_of::<T>() == 2 && (17..=if halves { 28 } else { 24 }).contains(&n);
+        let columns = (halves || T::DTYPE == DType::I16) && (17..=22).contains(&n);
         let want_arg = match (bytes <= ARG_MAX_BYTES, size_of::<T>()) {
             (_, 4) if (9..=1024).contains(&n) => whole(lanes),
             (false, _) => 0,
@@ -208,7 +208,7 @@ fn short_rows_outside_the_kernel_are_left() {
 }
 
 /// A block whose only NaN has either sign, at a row's start, middle or end: found in both
-/// directions. The rows of 17 to 28 f16 or bf16 go by columns, which see a NaN by its key past
+/// directions. The rows of 17 to 22 f16 or bf16 go by columns, which see a NaN by its key past
 /// an infinity's, the greatest key for one sign and the least for the other (and up to 32 the
 /// widened lanes, checked alike).
 #[test]
