@@ -10,7 +10,10 @@
 //! chunk of a row that is not whole chunks overlaps the one before (its lanes written twice,
 //! alike). A block with a NaN is done by the portable pass and its rule.
 //!
-//! For the CPUs [`available`] finds; [`hardmax_blocks`] checks.
+//! Contiguous rows of two ([`hardmax_pairs`]) and of three ([`hardmax_triples`]) go by their
+//! own kernels: several rows a vector, each element's key against the others of its row.
+//!
+//! For the CPUs [`available`] finds; the entries check.
 
 use core::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_cmpeq_epi16,
@@ -207,6 +210,114 @@ unsafe fn pairs_in<K: Lanes, T: Element>(x: &[T], y: &mut [T], one: i16) -> usiz
         }
     }
     vectors * 8
+}
+
+/// Hardmax of the contiguous rows of three of `x` (f16 or bf16) into `y`, sixteen rows (three
+/// vectors) at a time: each element's key against the keys of the elements one and two before
+/// and after it (loads shifted by an element), the comparisons that decide its place in its row
+/// picked by lane (the first of a row wins unless one after it is greater; the second if
+/// greater than the first and not less than the third; the third if greater than both), a
+/// group with a NaN row by row by the contract. The first group and the last ones (whose
+/// shifted loads would reach past `x`) are done row by row too; the rows done are all of
+/// `x`'s whole rows (0 where this kernel does not take them: not f16 or bf16, lengths that
+/// differ, no AVX2, fewer than three groups). Rows of three went by a tile of positions and
+/// then the tile's outputs (2 MiB of f16 as `[349525, 3]`: 2.7x a pass that reads and writes
+/// as much).
+#[inline(always)]
+pub(super) fn hardmax_triples<T: Element>(x: &[T], y: &mut [T]) -> usize {
+    if !available() || x.len() != y.len() || x.len() < 3 * GROUP {
+        return 0;
+    }
+    // SAFETY: `available` found AVX2; each arm's lanes are `T`'s.
+    unsafe {
+        by_dtype!(T {
+            DType::F16 => triples_in::<Halves<0x7c00>, T>(x, y, 0x3c00),
+            DType::BF16 => triples_in::<Halves<0x7f80>, T>(x, y, 0x3f80),
+        } else 0)
+    }
+}
+
+/// Elements of a group of [`hardmax_triples`]: sixteen rows of three, three vectors.
+const GROUP: usize = 48;
+
+/// [`hardmax_triples`] for lanes `K`, `one` the bits of 1.
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type; `y` is as long as `x`, at least three groups.
+#[target_feature(enable = "avx2")]
+unsafe fn triples_in<K: Lanes, T: Element>(x: &[T], y: &mut [T], one: i16) -> usize {
+    let Some(xb) = bytes(x) else {
+        return 0;
+    };
+    let one = _mm256_set1_epi16(one);
+    // Lane `j` of vector `c` of a group is element `16c + j`, at place `(16c + j) % 3` of its
+    // row: the lanes at each place, for each vector.
+    let place = |c: usize, p: usize| {
+        let mut m = [0i16; 16];
+        for (j, m) in m.iter_mut().enumerate() {
+            *m = if (16 * c + j) % 3 == p { -1 } else { 0 };
+        }
+        // SAFETY: 32 bytes.
+        unsafe { load(bytes(&m[..]).unwrap_or_default(), 0) }
+    };
+    let places = [0, 1, 2].map(|c| [place(c, 0), place(c, 1), place(c, 2)]);
+    // Groups from the second whose loads (two elements before the group to two after, sixteen
+    // elements from each) stay inside `x`: element 48g + 50 at most.
+    let groups = (x.len() - 2) / GROUP;
+    let by_rows = |x: &[T], y: &mut [T]| {
+        for (xr, yr) in x.chunks_exact(3).zip(y.chunks_exact_mut(3)) {
+            hardmax_row(xr, yr);
+        }
+    };
+    by_rows(&x[..GROUP], &mut y[..GROUP]);
+    for g in 1..groups {
+        let at = g * GROUP;
+        let (Some(xg), Some(yg)) = (x.get(at..at + GROUP), y.get_mut(at..at + GROUP)) else {
+            return at / 3;
+        };
+        // SAFETY (each load): bytes `2(at + 16c + d)` to 32 past them, `c < 3`, `-2 <= d <=
+        // 2`: from `2 · 48 - 4` to `2(48g + 50)`, inside `xb` (`g < groups`).
+        let vectors = [0, 1, 2].map(|c| unsafe { load(xb, 2 * (at + 16 * c)) });
+        let mut nan = _mm256_setzero_si256();
+        for &w in &vectors {
+            nan = track::<K>(nan, w);
+        }
+        if any_nan::<K>(nan) {
+            by_rows(xg, yg);
+            continue;
+        }
+        let mut out = [_mm256_setzero_si256(); 3];
+        for (c, o) in out.iter_mut().enumerate() {
+            let e = 2 * (at + 16 * c);
+            // SAFETY: as above.
+            let [l2, l1, k, r1, r2] =
+                [e - 4, e - 2, e, e + 2, e + 4].map(|b| key::<K>(unsafe { load(xb, b) }));
+            let [first, second, third] = places[c];
+            let (over_l1, over_l2) = (_mm256_cmpgt_epi16(k, l1), _mm256_cmpgt_epi16(k, l2));
+            let (r1_over, r2_over) = (_mm256_cmpgt_epi16(r1, k), _mm256_cmpgt_epi16(r2, k));
+            let wins = _mm256_or_si256(
+                _mm256_andnot_si256(_mm256_or_si256(r1_over, r2_over), first),
+                _mm256_or_si256(
+                    _mm256_and_si256(_mm256_andnot_si256(r1_over, over_l1), second),
+                    _mm256_and_si256(_mm256_and_si256(over_l1, over_l2), third),
+                ),
+            );
+            *o = _mm256_and_si256(wins, one);
+        }
+        // SAFETY: `T` is `K`'s type; 96 bytes inside `yg`.
+        unsafe {
+            let yb = bytes_mut(yg).as_mut_ptr();
+            for (c, o) in out.iter().enumerate() {
+                _mm256_storeu_si256(yb.add(32 * c).cast(), *o);
+            }
+        }
+    }
+    let done = groups.max(1) * GROUP;
+    let (Some(xr), Some(yr)) = (x.get(done..), y.get_mut(done..)) else {
+        return done / 3;
+    };
+    by_rows(xr, yr);
+    x.len() / 3
 }
 
 #[cfg(test)]

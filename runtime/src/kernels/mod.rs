@@ -216,17 +216,21 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
     }
 }
 
-/// Hardmax of the contiguous rows of two of `x` (f16, bf16) into `y`, eight rows an AVX2
-/// vector (`hard_halves_avx2`) where the CPU has AVX2: the rows done, whole vectors of them (0
-/// otherwise, and always with `small-code`).
+/// Hardmax of the contiguous rows of `R` of `x` (f16, bf16) into `y` where `hard_halves_avx2`
+/// takes them (rows of two eight an AVX2 vector, of three sixteen a group of three vectors) and
+/// the CPU has AVX2: the rows done (0 otherwise, and always with `small-code`).
 #[inline(always)]
-pub(crate) fn hardmax_pairs_halves<T: Element>(x: &[T], y: &mut [T]) -> usize {
+pub(crate) fn hardmax_short_halves<T: Element, const R: usize>(x: &[T], y: &mut [T]) -> usize {
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return hard_halves_avx2::hardmax_pairs(x, y);
+    return match R {
+        2 => hard_halves_avx2::hardmax_pairs(x, y),
+        3 => hard_halves_avx2::hardmax_triples(x, y),
+        _ => 0,
+    };
     #[allow(unreachable_code)]
     {
         let _ = (x, y);

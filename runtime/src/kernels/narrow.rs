@@ -119,14 +119,10 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         // four only by the AVX2 kernel of columns).
         return;
     }
-    // f16 and bf16 rows of two: eight rows an AVX2 vector, each element against its partner.
-    // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows' positions in AVX2,
-    // one row per lane (`short_rows`).
-    let done = if R == 2 {
-        super::hardmax_pairs_halves::<T>(x, y)
-    } else {
-        0
-    };
+    // f16 and bf16 rows of two and three: several rows an AVX2 vector, each element against
+    // the others of its row. Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of
+    // rows' positions in AVX2, one row per lane (`short_rows`).
+    let done = super::hardmax_short_halves::<T, R>(x, y);
     let (Some(x), Some(y)) = (x.get(done * R..), y.get_mut(done * R..)) else {
         return;
     };

@@ -94,3 +94,76 @@ fn pairs_match_the_definition() {
     check_pairs::<crate::bf16>(&mut g, bf16s);
     assert_eq!(hardmax_pairs(&[1.0f32; 32], &mut [0.0f32; 32]), 0);
 }
+
+fn check_triples<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
+    for rows in [0, 1, 16, 47, 48, 49, 50, 64, 65, 100, 333] {
+        for nan in [false, true] {
+            // NaN only in some groups' rows.
+            let x: Vec<T> = (0..rows * 3)
+                .map(|i| make(g, nan && (i / 48) % 3 == 1))
+                .collect();
+            let mut y = std::vec![make(g, true); x.len()];
+            let done = hardmax_triples(&x, &mut y);
+            let ctx = std::format!("{:?} rows {rows} nan {nan}", T::DTYPE);
+            // Every row, from three groups of sixteen rows on.
+            let takes = available() && rows >= 48;
+            assert_eq!(done, if takes { rows } else { 0 }, "{ctx}");
+            for (i, row) in x.chunks_exact(3).enumerate().take(done) {
+                let at = naive_arg::<T, Max>(row, false);
+                for k in 0..3 {
+                    let want = if k == at { T::ONE } else { T::ZERO };
+                    assert_eq!(
+                        bits(y[i * 3 + k]),
+                        bits(want),
+                        "{ctx} row {i} {row:?} element {k}"
+                    );
+                }
+            }
+        }
+    }
+    // A row's maximum (and a tie of it) at each place, with a smaller row on each side.
+    for at in 0..3 {
+        for tie in [None, Some((at + 1) % 3), Some((at + 2) % 3)] {
+            let mut x = std::vec![T::ZERO; 3 * 60];
+            for (r, row) in x.chunks_exact_mut(3).enumerate() {
+                for (k, v) in row.iter_mut().enumerate() {
+                    let big = k == at || Some(k) == tie;
+                    *v = make(g, false);
+                    if big && !v.is_nan() {
+                        *v = T::HIGHEST;
+                    } else if v.is_nan() || r % 2 == 0 {
+                        *v = T::LOWEST;
+                    }
+                }
+            }
+            let mut y = std::vec![T::ONE; x.len()];
+            assert_eq!(
+                hardmax_triples(&x, &mut y),
+                if available() { 60 } else { 0 }
+            );
+            for (i, row) in x
+                .chunks_exact(3)
+                .enumerate()
+                .take(if available() { 60 } else { 0 })
+            {
+                let want = naive_arg::<T, Max>(row, false);
+                for k in 0..3 {
+                    let w = if k == want { T::ONE } else { T::ZERO };
+                    assert_eq!(
+                        bits(y[i * 3 + k]),
+                        bits(w),
+                        "place {at} tie {tie:?} row {i}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn triples_match_the_definition() {
+    let mut g = Lcg(61);
+    check_triples::<crate::f16>(&mut g, f16s);
+    check_triples::<crate::bf16>(&mut g, bf16s);
+    assert_eq!(hardmax_triples(&[1.0f32; 300], &mut [0.0f32; 300]), 0);
+}
