@@ -215,7 +215,7 @@ where
 /// The index of the extreme of each row of `n` of `rs` into `ys`, and the extreme into `vs`
 /// where it holds one, by the exact rule (a block with a NaN).
 #[inline(always)]
-fn exact_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
+pub(super) fn exact_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
     rs: &[T],
     ys: &mut [I],
     vs: &mut [T],
