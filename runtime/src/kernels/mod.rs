@@ -134,6 +134,13 @@ mod test_util;
     not(feature = "small-code")
 ))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
+mod thin512;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+#[cfg_attr(debug_assertions, allow(dead_code))]
 mod thin_avx2;
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod thin_blocks;

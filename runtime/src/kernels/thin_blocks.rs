@@ -300,9 +300,26 @@ pub(crate) fn hardmax_blocks_of<T: Element, const C: usize>(
     not(feature = "small-code")
 ))]
 mod vectors {
-    pub(super) use super::super::thin_avx2::{
-        arg_blocks as arg, hardmax_blocks as hardmax, reduce_blocks as reduce,
-    };
+    use crate::{Direction, Element};
+
+    pub(super) use super::super::thin_avx2::{hardmax_blocks as hardmax, reduce_blocks as reduce};
+
+    /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
+    /// blocks, else the AVX2 one.
+    #[inline(always)]
+    pub(super) fn arg<T: Element, D: Direction, const LAST: bool>(
+        x: &[T],
+        y: &mut [i64],
+        v: &mut [T],
+        r: usize,
+        c: usize,
+    ) -> usize {
+        let done = super::super::thin512::arg_blocks::<T, D, LAST>(x, y, v, r, c);
+        if done > 0 {
+            return done;
+        }
+        super::super::thin_avx2::arg_blocks::<T, D, LAST>(x, y, v, r, c)
+    }
 }
 
 /// None where the AVX2 kernel is not built (other targets, `small-code`): the kernel's
