@@ -85,6 +85,55 @@ pub(super) fn i32s(g: &mut Lcg, _: bool) -> i32 {
     small(g, &[0, 1, -1, i32::MAX, i32::MIN, 65536, -65536, 0x80])
 }
 
+pub(super) fn i64s(g: &mut Lcg, _: bool) -> i64 {
+    small(
+        g,
+        &[0, 1, -1, i64::MAX, i64::MIN, 1 << 32, -(1 << 32), 0x80],
+    )
+}
+pub(super) fn u64s(g: &mut Lcg, _: bool) -> u64 {
+    small(
+        g,
+        &[
+            0,
+            1,
+            255,
+            i64::MAX as u64,
+            1 << 63,
+            u64::MAX,
+            u64::MAX - 1,
+            1 << 32,
+        ],
+    )
+}
+/// A value from a small pool: ties are common; zeros of both signs, infinities, the extremes
+/// of the type, neighbours one unit apart and (with `nan`) NaN come up.
+pub(super) fn f64s(g: &mut Lcg, nan: bool) -> f64 {
+    let v = small(
+        g,
+        &[
+            -0.0,
+            0.0,
+            1.0,
+            1.0 + f64::EPSILON,
+            -1.0,
+            2.5,
+            -7.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            f64::NAN,
+        ],
+    );
+    if v.is_nan() && !(nan && g.next().is_multiple_of(8)) {
+        3.0
+    } else {
+        v
+    }
+}
+
 pub(super) fn small<T: Copy>(g: &mut Lcg, pool: &[T]) -> T {
     pool[(g.next() % pool.len() as u64) as usize]
 }

@@ -14,34 +14,28 @@
 //! kept on the side, and a block holding a NaN is done by the contract's rule lane by lane.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi16, _mm512_add_epi32, _mm512_add_epi8, _mm512_and_si512,
-    _mm512_castsi512_ps, _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_cmp_epu16_mask,
-    _mm512_cmp_epu32_mask, _mm512_cmp_epu8_mask, _mm512_cmp_ps_mask, _mm512_cvtepu16_epi64,
-    _mm512_cvtepu32_epi64, _mm512_extracti32x4_epi32, _mm512_extracti64x4_epi64,
-    _mm512_loadu_si512, _mm512_mask_mov_epi16, _mm512_mask_mov_epi32, _mm512_mask_mov_epi8,
-    _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi16, _mm512_maskz_loadu_epi32,
-    _mm512_maskz_loadu_epi8, _mm512_max_epu16, _mm512_max_epu32, _mm512_max_epu64,
-    _mm512_permutex2var_epi16, _mm512_permutex2var_epi32, _mm512_permutex2var_epi64,
-    _mm512_set1_epi16, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_set1_epi8, _mm512_srai_epi16,
-    _mm512_srai_epi32, _mm512_sub_epi16, _mm512_sub_epi32, _mm512_unpackhi_epi16,
-    _mm512_unpackhi_epi32, _mm512_unpackhi_epi8, _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
-    _mm512_unpacklo_epi8, _mm512_xor_si512, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ,
-    _MM_CMPINT_NLE, _MM_CMPINT_NLT,
+    _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
 };
 
 use super::arg_lanes::lane_by_lane;
 use super::isa;
 use super::thin_blocks::MAX_ROWS;
 use crate::{DType, Direction, Element};
+use lanes::{
+    add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
+    unpack_hi, unpack_lo, widest,
+};
+
+mod lanes;
 
 /// Unsigned integers and bool: compared as they are.
-const UNSIGNED: u8 = 0;
+pub(super) const UNSIGNED: u8 = 0;
 /// Signed integers: their sign bit flipped.
-const SIGNED: u8 = 1;
+pub(super) const SIGNED: u8 = 1;
 /// f16 and bf16: order keys of their bits, NaN on the side.
-const HALF: u8 = 2;
+pub(super) const HALF: u8 = 2;
 /// `f32`: compared as floats in the pass, keys of their bits for the fold, NaN on the side.
-const FLOAT: u8 = 3;
+pub(super) const FLOAT: u8 = 3;
 
 /// The most folding steps (64 groups of one byte: six).
 const MAX_STEPS: usize = 7;
@@ -81,6 +75,24 @@ impl Plan {
             idx: [[[[0; 64]; 2]; 2]; MAX_STEPS],
         };
         let mut items = q;
+        if w == 8 {
+            // One vector: each step's lane `t` against lane `t` of the groups' second half.
+            while items > 1 && plan.steps < MAX_STEPS {
+                let next = items.div_ceil(2);
+                for (t, lane) in plan.idx[plan.steps][0][0].chunks_exact_mut(8).enumerate() {
+                    let other = t + next * c;
+                    let from = if t < next * c && other < items * c {
+                        other
+                    } else {
+                        t
+                    };
+                    lane.copy_from_slice(&(from as u64).to_le_bytes());
+                }
+                plan.steps += 1;
+                items = next;
+            }
+            return plan;
+        }
         loop {
             let next = items.div_ceil(2);
             let lanes = next * c;
@@ -133,10 +145,13 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
         DType::U32 => (4, UNSIGNED, 0),
         DType::I32 => (4, SIGNED, 0),
         DType::F32 => (4, FLOAT, 0x7f80_0000),
-        _ => return 0,
+        DType::U64 => (8, UNSIGNED, 0),
+        DType::I64 => (8, SIGNED, 0),
+        DType::F64 => (8, FLOAT, 0x7ff0_0000_0000_0000),
     };
     if size_of::<T>() != w
         || !(1..16).contains(&c)
+        || c * w > 64
         || !(1..=MAX_ROWS).contains(&r)
         || (w == 1 && r > 256)
         || isa::level() < isa::AVX512
@@ -151,9 +166,12 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
             (2, UNSIGNED) => arg_in::<T, D, LAST, 2, UNSIGNED>(x, y, v, r, c, inf),
             (2, SIGNED) => arg_in::<T, D, LAST, 2, SIGNED>(x, y, v, r, c, inf),
             (2, _) => arg_in::<T, D, LAST, 2, HALF>(x, y, v, r, c, inf),
-            (_, UNSIGNED) => arg_in::<T, D, LAST, 4, UNSIGNED>(x, y, v, r, c, inf),
-            (_, SIGNED) => arg_in::<T, D, LAST, 4, SIGNED>(x, y, v, r, c, inf),
-            _ => arg_in::<T, D, LAST, 4, FLOAT>(x, y, v, r, c, inf),
+            (4, UNSIGNED) => arg_in::<T, D, LAST, 4, UNSIGNED>(x, y, v, r, c, inf),
+            (4, SIGNED) => arg_in::<T, D, LAST, 4, SIGNED>(x, y, v, r, c, inf),
+            (4, _) => arg_in::<T, D, LAST, 4, FLOAT>(x, y, v, r, c, inf),
+            (_, UNSIGNED) => arg_in::<T, D, LAST, 8, UNSIGNED>(x, y, v, r, c, inf),
+            (_, SIGNED) => arg_in::<T, D, LAST, 8, SIGNED>(x, y, v, r, c, inf),
+            _ => arg_in::<T, D, LAST, 8, FLOAT>(x, y, v, r, c, inf),
         }
     }
 }
@@ -172,7 +190,7 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
     v: &mut [T],
     r: usize,
     c: usize,
-    inf: u32,
+    inf: u64,
 ) -> usize {
     let size = r * c;
     let mut n = (x.len() / size).min(y.len() / c);
@@ -236,6 +254,24 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
             lane_by_lane::<T, D, LAST>(xb, yb, vb, c);
             continue;
         }
+        if W == 8 {
+            // One lane a row's element, no room for the row beside it: each step takes the
+            // other lane's where it is better, or as good and its row the one a tie keeps.
+            for i in idx.iter().take(plan.steps).map(|s| s[0][0]) {
+                let (pm, pr) = (
+                    _mm512_permutexvar_epi64(i, m),
+                    _mm512_permutexvar_epi64(i, rows),
+                );
+                let take = better::<D, false, W, KIND>(pm, m)
+                    | (equal::<KIND>(pm, m) & later::<LAST>(pr, rows));
+                m = mov::<W>(m, take, pm);
+                rows = mov::<W>(rows, take, pr);
+            }
+            // SAFETY: `yb` holds `c` (at most 8) lanes.
+            unsafe { _mm512_mask_storeu_epi64(yb.as_mut_ptr(), ((1u32 << c) - 1) as u8, rows) };
+            values(xb, yb, v.get_mut(b * c..(b + 1) * c), c);
+            continue;
+        }
         let key = key::<D, W, KIND>(m);
         let tie = if LAST {
             rows
@@ -255,270 +291,18 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
         }
         // SAFETY: `yb` holds `c` lanes.
         unsafe { store::<W, LAST>(lo, hi, yb.as_mut_ptr(), c) };
-        if let Some(vb) = v.get_mut(b * c..(b + 1) * c) {
-            for (j, (o, &i)) in vb.iter_mut().zip(yb.iter()).enumerate() {
-                if let Some(&e) = xb.get(i as usize * c + j) {
-                    *o = e;
-                }
-            }
-        }
+        values(xb, yb, v.get_mut(b * c..(b + 1) * c), c);
     }
     n
 }
 
-/// `c` lanes of `W` bytes from `p` (the others zero).
-///
-/// # Safety
-/// The CPU has AVX-512 F and BW; the lanes in `mask` are readable.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn load<const W: usize>(p: *const u8, mask: u64) -> __m512i {
-    // SAFETY: as the caller's; masked lanes are not read.
-    unsafe {
-        match W {
-            1 => _mm512_maskz_loadu_epi8(mask, p.cast()),
-            2 => _mm512_maskz_loadu_epi16(mask as u32, p.cast()),
-            _ => _mm512_maskz_loadu_epi32(mask as u16, p.cast()),
+/// Each lane's element at the row `yb` names into `vb` (if any: an empty `v` gives none).
+#[inline(always)]
+fn values<T: Element>(xb: &[T], yb: &[i64], vb: Option<&mut [T]>, c: usize) {
+    for (j, (o, &i)) in vb.unwrap_or_default().iter_mut().zip(yb).enumerate() {
+        if let Some(&e) = xb.get(i as usize * c + j) {
+            *o = e;
         }
-    }
-}
-
-/// Every lane `W` bytes wide set to `e`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn splat<const W: usize>(e: u64) -> __m512i {
-    match W {
-        1 => _mm512_set1_epi8(e as i8),
-        2 => _mm512_set1_epi16(e as i16),
-        _ => _mm512_set1_epi32(e as i32),
-    }
-}
-
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn add<const W: usize>(a: __m512i, b: __m512i) -> __m512i {
-    match W {
-        1 => _mm512_add_epi8(a, b),
-        2 => _mm512_add_epi16(a, b),
-        _ => _mm512_add_epi32(a, b),
-    }
-}
-
-/// `a` with the lanes of `m` from `b`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn mov<const W: usize>(a: __m512i, m: u64, b: __m512i) -> __m512i {
-    match W {
-        1 => _mm512_mask_mov_epi8(a, m, b),
-        2 => _mm512_mask_mov_epi16(a, m as u32, b),
-        _ => _mm512_mask_mov_epi32(a, m as u16, b),
-    }
-}
-
-/// The magnitude bits of float lanes (for the NaN check; zero for integers).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn magnitude<const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
-    match (KIND, W) {
-        (HALF, _) => _mm512_and_si512(raw, _mm512_set1_epi16(0x7fff)),
-        (FLOAT, _) => _mm512_and_si512(raw, _mm512_set1_epi32(0x7fff_ffff)),
-        _ => raw,
-    }
-}
-
-/// The larger magnitudes of `a` and `b` (floats only).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn widest<const W: usize, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
-    match KIND {
-        HALF => _mm512_max_epu16(a, b),
-        FLOAT => _mm512_max_epu32(a, b),
-        _ => a,
-    }
-}
-
-/// Whether a magnitude of `m` is over infinity's (a NaN).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn has_nan<const W: usize>(m: __m512i, inf: u32) -> bool {
-    if W == 2 {
-        _mm512_cmp_epu16_mask(m, _mm512_set1_epi16(inf as i16), _MM_CMPINT_NLE) != 0
-    } else {
-        _mm512_cmp_epu32_mask(m, _mm512_set1_epi32(inf as i32), _MM_CMPINT_NLE) != 0
-    }
-}
-
-/// The unsigned order key of two's complement sign-magnitude lanes (-0 and +0 one key), greater
-/// for the better element of `D`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn sign_magnitude<D: Direction, const W: usize>(raw: __m512i) -> __m512i {
-    let flip = if D::IS_MIN { u64::MAX >> 1 } else { 1 << 63 };
-    if W == 2 {
-        let s = _mm512_srai_epi16::<15>(raw);
-        let m = _mm512_and_si512(raw, _mm512_set1_epi16(0x7fff));
-        let k = _mm512_sub_epi16(_mm512_xor_si512(m, s), s);
-        _mm512_xor_si512(k, _mm512_set1_epi16((flip >> 48) as i16))
-    } else {
-        let s = _mm512_srai_epi32::<31>(raw);
-        let m = _mm512_and_si512(raw, _mm512_set1_epi32(0x7fff_ffff));
-        let k = _mm512_sub_epi32(_mm512_xor_si512(m, s), s);
-        _mm512_xor_si512(k, _mm512_set1_epi32((flip >> 32) as i32))
-    }
-}
-
-/// A window's lanes as the pass compares them: unsigned keys, greater better (floats `f32` as
-/// they are).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn prep<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
-    let top = 1u64 << (8 * W - 1);
-    match KIND {
-        UNSIGNED if D::IS_MIN => _mm512_xor_si512(raw, splat::<W>(u64::MAX)),
-        SIGNED if D::IS_MIN => _mm512_xor_si512(raw, splat::<W>(top - 1)),
-        SIGNED => _mm512_xor_si512(raw, splat::<W>(top)),
-        HALF => sign_magnitude::<D, W>(raw),
-        _ => raw,
-    }
-}
-
-/// The lanes where `e` beats `m` (strictly, or with `LAST` at least ties).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn better<D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
-    e: __m512i,
-    m: __m512i,
-) -> u64 {
-    if KIND == FLOAT {
-        let (e, m) = (_mm512_castsi512_ps(e), _mm512_castsi512_ps(m));
-        return u64::from(match (D::IS_MIN, LAST) {
-            (false, false) => _mm512_cmp_ps_mask::<_CMP_GT_OQ>(e, m),
-            (false, true) => _mm512_cmp_ps_mask::<_CMP_GE_OQ>(e, m),
-            (true, false) => _mm512_cmp_ps_mask::<_CMP_LT_OQ>(e, m),
-            (true, true) => _mm512_cmp_ps_mask::<_CMP_LE_OQ>(e, m),
-        });
-    }
-    match (W, LAST) {
-        (1, false) => _mm512_cmp_epu8_mask::<_MM_CMPINT_NLE>(e, m),
-        (1, true) => _mm512_cmp_epu8_mask::<_MM_CMPINT_NLT>(e, m),
-        (2, false) => u64::from(_mm512_cmp_epu16_mask::<_MM_CMPINT_NLE>(e, m)),
-        (2, true) => u64::from(_mm512_cmp_epu16_mask::<_MM_CMPINT_NLT>(e, m)),
-        (_, false) => u64::from(_mm512_cmp_epu32_mask::<_MM_CMPINT_NLE>(e, m)),
-        (_, true) => u64::from(_mm512_cmp_epu32_mask::<_MM_CMPINT_NLT>(e, m)),
-    }
-}
-
-/// The pass's best lanes as unsigned keys, greater better.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn key<D: Direction, const W: usize, const KIND: u8>(m: __m512i) -> __m512i {
-    if KIND == FLOAT {
-        sign_magnitude::<D, W>(m)
-    } else {
-        m
-    }
-}
-
-/// The low halves of each 16-byte chunk of `tie` and `key` interleaved: lanes twice as wide,
-/// the key above the row.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn unpack_lo<const W: usize>(tie: __m512i, key: __m512i) -> __m512i {
-    match W {
-        1 => _mm512_unpacklo_epi8(tie, key),
-        2 => _mm512_unpacklo_epi16(tie, key),
-        _ => _mm512_unpacklo_epi32(tie, key),
-    }
-}
-
-/// [`unpack_lo`] of the high halves.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn unpack_hi<const W: usize>(tie: __m512i, key: __m512i) -> __m512i {
-    match W {
-        1 => _mm512_unpackhi_epi8(tie, key),
-        2 => _mm512_unpackhi_epi16(tie, key),
-        _ => _mm512_unpackhi_epi32(tie, key),
-    }
-}
-
-/// The lanes (twice `W` wide) of `a` then `b` that `idx` names.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn perm<const W: usize>(a: __m512i, idx: __m512i, b: __m512i) -> __m512i {
-    match W {
-        1 => _mm512_permutex2var_epi16(a, idx, b),
-        2 => _mm512_permutex2var_epi32(a, idx, b),
-        _ => _mm512_permutex2var_epi64(a, idx, b),
-    }
-}
-
-/// Unsigned maxima of lanes twice `W` wide.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn max<const W: usize>(a: __m512i, b: __m512i) -> __m512i {
-    match W {
-        1 => _mm512_max_epu16(a, b),
-        2 => _mm512_max_epu32(a, b),
-        _ => _mm512_max_epu64(a, b),
-    }
-}
-
-/// The rows in the low `W` bytes of the first `c` lanes (twice `W` wide) of `lo` then `hi`,
-/// unflipped, as `i64` into `y`.
-///
-/// # Safety
-/// The CPU has AVX-512 F, BW, VL and DQ; `y` holds `c` (1 to 15) lanes.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn store<const W: usize, const LAST: bool>(lo: __m512i, hi: __m512i, y: *mut i64, c: usize) {
-    let t = unflip::<W, LAST>(lo);
-    let (first, second) = match W {
-        1 => (
-            _mm512_cvtepu16_epi64(_mm512_castsi512_si128(t)),
-            _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<1>(t)),
-        ),
-        2 => (
-            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(t)),
-            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(t)),
-        ),
-        _ => (t, unflip::<W, LAST>(hi)),
-    };
-    let m = (1u32 << c.min(8)) - 1;
-    // SAFETY: as the caller's: the first `c` lanes of `y`.
-    unsafe {
-        _mm512_mask_storeu_epi64(y, m as u8, first);
-        if c > 8 {
-            _mm512_mask_storeu_epi64(y.add(8), ((1u32 << (c - 8)) - 1) as u8, second);
-        }
-    }
-}
-
-/// The rows in the low `W` bytes of lanes twice as wide, the others cleared, unflipped.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn unflip<const W: usize, const LAST: bool>(t: __m512i) -> __m512i {
-    let low = wide_splat::<W>(if W == 4 {
-        u32::MAX.into()
-    } else {
-        (1u64 << (8 * W)) - 1
-    });
-    let t = _mm512_and_si512(t, low);
-    if LAST {
-        t
-    } else {
-        _mm512_xor_si512(t, low)
-    }
-}
-
-/// Every lane twice `W` bytes wide set to `e`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn wide_splat<const W: usize>(e: u64) -> __m512i {
-    match W {
-        1 => _mm512_set1_epi16(e as i16),
-        2 => _mm512_set1_epi32(e as i32),
-        _ => _mm512_set1_epi64(e as i64),
     }
 }
 

@@ -3,37 +3,9 @@
 
 extern crate std;
 use super::*;
-use crate::kernels::test_util::{naive_arg, same, small, Lcg};
+use crate::kernels::test_util::{f64s, naive_arg, same, Lcg};
 use crate::{Max, Min};
 use std::vec::Vec;
-
-/// A value from a small pool: ties are common; zeros of both signs, infinities, the extremes
-/// of the type, neighbours one unit apart and (with `nan`) NaN come up.
-fn f64s(g: &mut Lcg, nan: bool) -> f64 {
-    let v = small(
-        g,
-        &[
-            -0.0,
-            0.0,
-            1.0,
-            1.0 + f64::EPSILON,
-            -1.0,
-            2.5,
-            -7.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MAX,
-            f64::MIN,
-            f64::MIN_POSITIVE,
-            f64::NAN,
-        ],
-    );
-    if v.is_nan() && !(nan && g.next().is_multiple_of(8)) {
-        3.0
-    } else {
-        v
-    }
-}
 
 /// Rows of `n` for `rows` rows, searched as `D` with `LAST` and `VALUES` by the kernel and by
 /// the entry that follows it with the other kernels.

@@ -1,4 +1,4 @@
-//! Tests of [`super`]: every type it takes, rows of 1 to 15 lanes, blocks of 1 to 1024 rows, one
+//! Tests of [`super`]: every type it takes, rows of 1 to 15 lanes (8 of 8 bytes), blocks of 1 to 1024 rows, one
 //! to three blocks, both directions, both tie rules, with and without values, against the
 //! definition lane by lane (`test_util::naive_arg`), NaN in some blocks, ties from small pools;
 //! the blocks taken counted independently, and none without AVX-512.
@@ -9,7 +9,8 @@ use std::vec::Vec;
 
 use super::*;
 use crate::kernels::test_util::{
-    bf16s, bools, f16s, f32_pool, i16s, i32s, i8s, naive_arg, same, u16s, u32s, u8s, Lcg,
+    bf16s, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg, same, u16s, u32s, u64s,
+    u8s, Lcg,
 };
 use crate::{bf16, f16, Max, Min};
 
@@ -120,6 +121,13 @@ fn four_byte_elements_match_the_definition() {
     check::<f32>(f32_pool);
 }
 
+#[test]
+fn eight_byte_elements_match_the_definition() {
+    check::<u64>(u64s);
+    check::<i64>(i64s);
+    check::<f64>(f64s);
+}
+
 /// The extreme of each lane placed at every row of a block, ties with the type's extremes (the
 /// keys' ends) elsewhere, -0 against +0.
 #[test]
@@ -170,6 +178,10 @@ fn extremes_at_every_row() {
     each::<f32>(f32::NEG_INFINITY, f32::INFINITY);
     each::<f32>(-0.0, 0.0);
     each::<f32>(0.0, -0.0);
+    each::<u64>(0, u64::MAX);
+    each::<i64>(i64::MIN, i64::MAX);
+    each::<f64>(f64::NEG_INFINITY, f64::INFINITY);
+    each::<f64>(-0.0, 0.0);
     each::<f16>(f16::NEG_INFINITY, f16::INFINITY);
     each::<bf16>(bf16::from_f32(-0.0), bf16::from_f32(0.0));
 }
