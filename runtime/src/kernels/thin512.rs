@@ -25,8 +25,11 @@ use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
     unpack_hi, unpack_lo, widest,
 };
+use reduce::Halving;
+pub(super) use reduce::{reduce_blocks, reduces};
 
 mod lanes;
+mod reduce;
 
 /// Unsigned integers and bool: compared as they are.
 pub(super) const UNSIGNED: u8 = 0;
@@ -38,7 +41,7 @@ pub(super) const HALF: u8 = 2;
 pub(super) const FLOAT: u8 = 3;
 
 /// The most folding steps (64 groups of one byte: six).
-const MAX_STEPS: usize = 7;
+pub(super) const MAX_STEPS: usize = 7;
 
 /// The windows of one call and the shuffles that fold their groups.
 struct Plan {
@@ -75,24 +78,6 @@ impl Plan {
             idx: [[[[0; 64]; 2]; 2]; MAX_STEPS],
         };
         let mut items = q;
-        if w == 8 {
-            // One vector: each step's lane `t` against lane `t` of the groups' second half.
-            while items > 1 && plan.steps < MAX_STEPS {
-                let next = items.div_ceil(2);
-                for (t, lane) in plan.idx[plan.steps][0][0].chunks_exact_mut(8).enumerate() {
-                    let other = t + next * c;
-                    let from = if t < next * c && other < items * c {
-                        other
-                    } else {
-                        t
-                    };
-                    lane.copy_from_slice(&(from as u64).to_le_bytes());
-                }
-                plan.steps += 1;
-                items = next;
-            }
-            return plan;
-        }
         loop {
             let next = items.div_ceil(2);
             let lanes = next * c;
@@ -122,20 +107,10 @@ impl Plan {
     }
 }
 
-/// The index of the extreme of each of the `c` lanes of each block of `r` rows into `y` (the
-/// first, or with `LAST` the last; a NaN beats every number), with `v` not empty the extreme
-/// into `v`, for the whole blocks of `x`: their count, 0 where this kernel does not take them
-/// (no AVX-512, 8-byte types, `c` 0 or over 15, `r` 0 or over `MAX_ROWS`, 1-byte types over
-/// 256 rows).
+/// `T`'s width in bytes, kind, and (floats) the magnitude bits of infinity.
 #[inline(always)]
-pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
-    x: &[T],
-    y: &mut [i64],
-    v: &mut [T],
-    r: usize,
-    c: usize,
-) -> usize {
-    let (w, kind, inf) = match T::DTYPE {
+fn kind_of<T: Element>() -> (usize, u8, u64) {
+    match T::DTYPE {
         DType::U8 | DType::Bool => (1, UNSIGNED, 0),
         DType::I8 => (1, SIGNED, 0),
         DType::U16 => (2, UNSIGNED, 0),
@@ -148,32 +123,62 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
         DType::U64 => (8, UNSIGNED, 0),
         DType::I64 => (8, SIGNED, 0),
         DType::F64 => (8, FLOAT, 0x7ff0_0000_0000_0000),
+    }
+}
+
+/// Whether this kernel takes blocks of `r` rows of `c` lanes of `T` on this CPU: AVX-512, a
+/// row of 1 to 15 lanes in one vector, 1 to `MAX_ROWS` rows (256 for 1-byte types, whose rows
+/// are counted in a byte).
+#[inline(always)]
+pub(super) fn takes<T: Element>(r: usize, c: usize) -> bool {
+    let w = kind_of::<T>().0;
+    size_of::<T>() == w
+        && (1..16).contains(&c)
+        && c * w <= 64
+        && (1..=MAX_ROWS).contains(&r)
+        && (w > 1 || r <= 256)
+        && isa::level() >= isa::AVX512
+}
+
+/// Calls `$f::<$g..., W, KIND>($a...)` with `T`'s width and kind.
+macro_rules! by_kind {
+    ($t:ty, $f:ident::<$($g:tt),*>($($a:expr),*)) => {
+        match kind_of::<$t>() {
+            (1, UNSIGNED, _) => $f::<$($g),*, 1, UNSIGNED>($($a),*),
+            (1, _, _) => $f::<$($g),*, 1, SIGNED>($($a),*),
+            (2, UNSIGNED, _) => $f::<$($g),*, 2, UNSIGNED>($($a),*),
+            (2, SIGNED, _) => $f::<$($g),*, 2, SIGNED>($($a),*),
+            (2, _, _) => $f::<$($g),*, 2, HALF>($($a),*),
+            (4, UNSIGNED, _) => $f::<$($g),*, 4, UNSIGNED>($($a),*),
+            (4, SIGNED, _) => $f::<$($g),*, 4, SIGNED>($($a),*),
+            (4, _, _) => $f::<$($g),*, 4, FLOAT>($($a),*),
+            (_, UNSIGNED, _) => $f::<$($g),*, 8, UNSIGNED>($($a),*),
+            (_, SIGNED, _) => $f::<$($g),*, 8, SIGNED>($($a),*),
+            _ => $f::<$($g),*, 8, FLOAT>($($a),*),
+        }
     };
-    if size_of::<T>() != w
-        || !(1..16).contains(&c)
-        || c * w > 64
-        || !(1..=MAX_ROWS).contains(&r)
-        || (w == 1 && r > 256)
-        || isa::level() < isa::AVX512
-    {
+}
+pub(super) use by_kind;
+
+/// The index of the extreme of each of the `c` lanes of each block of `r` rows into `y` (the
+/// first, or with `LAST` the last; a NaN beats every number), with `v` not empty the extreme
+/// into `v`, for the whole blocks of `x`: their count, 0 where this kernel does not take them
+/// ([`takes`]).
+#[inline(always)]
+pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    c: usize,
+) -> usize {
+    if !takes::<T>(r, c) {
         return 0;
     }
-    // SAFETY: `isa` found AVX-512 F, BW, VL and DQ; `T` is `w` bytes of the kind named.
-    unsafe {
-        match (w, kind) {
-            (1, UNSIGNED) => arg_in::<T, D, LAST, 1, UNSIGNED>(x, y, v, r, c, inf),
-            (1, _) => arg_in::<T, D, LAST, 1, SIGNED>(x, y, v, r, c, inf),
-            (2, UNSIGNED) => arg_in::<T, D, LAST, 2, UNSIGNED>(x, y, v, r, c, inf),
-            (2, SIGNED) => arg_in::<T, D, LAST, 2, SIGNED>(x, y, v, r, c, inf),
-            (2, _) => arg_in::<T, D, LAST, 2, HALF>(x, y, v, r, c, inf),
-            (4, UNSIGNED) => arg_in::<T, D, LAST, 4, UNSIGNED>(x, y, v, r, c, inf),
-            (4, SIGNED) => arg_in::<T, D, LAST, 4, SIGNED>(x, y, v, r, c, inf),
-            (4, _) => arg_in::<T, D, LAST, 4, FLOAT>(x, y, v, r, c, inf),
-            (_, UNSIGNED) => arg_in::<T, D, LAST, 8, UNSIGNED>(x, y, v, r, c, inf),
-            (_, SIGNED) => arg_in::<T, D, LAST, 8, SIGNED>(x, y, v, r, c, inf),
-            _ => arg_in::<T, D, LAST, 8, FLOAT>(x, y, v, r, c, inf),
-        }
-    }
+    let inf = kind_of::<T>().2;
+    // SAFETY: `takes` found AVX-512 F, BW, VL and DQ and the sizes fit; `T` is of the width and
+    // kind named.
+    unsafe { by_kind!(T, arg_in::<T, D, LAST>(x, y, v, r, c, inf)) }
 }
 
 /// [`arg_blocks`] for elements of `W` bytes of kind `KIND` (`inf` the magnitude bits of
@@ -198,6 +203,7 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
         n = n.min(v.len() / c);
     }
     let plan = Plan::new(W, r, c);
+    let halving = Halving::new(W, plan.q, c);
     let q = plan.q;
     let used = q * c;
     let mask = if used >= 64 {
@@ -224,6 +230,7 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
         // SAFETY: 64 bytes.
         *to = unsafe { _mm512_loadu_si512(from.as_ptr().cast()) };
     }
+    let halves = halving.vectors();
     let base = x.as_ptr().cast::<u8>();
     for b in 0..n {
         let block = b * size;
@@ -257,7 +264,7 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
         if W == 8 {
             // One lane a row's element, no room for the row beside it: each step takes the
             // other lane's where it is better, or as good and its row the one a tie keeps.
-            for i in idx.iter().take(plan.steps).map(|s| s[0][0]) {
+            for i in halves.iter().take(halving.steps).map(|s| s[0]) {
                 let (pm, pr) = (
                     _mm512_permutexvar_epi64(i, m),
                     _mm512_permutexvar_epi64(i, rows),

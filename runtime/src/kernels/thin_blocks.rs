@@ -264,6 +264,13 @@ pub(crate) fn reduce_blocks_of<T: Element, D: Direction, const C: usize>(
     done + by_window!(C, reduce_blocks::<T, D, C>(y, x, r))
 }
 
+/// Whether the AVX-512 kernel of masked windows (`thin512`) reduces blocks of `r` rows of `c`
+/// lanes of `T` on this CPU ([`reduce_blocks_of`] then takes every whole block).
+#[inline(always)]
+pub(crate) fn reduces_wide<T: Element>(r: usize, c: usize) -> bool {
+    vectors::reduces::<T>(r, c)
+}
+
 /// [`arg_blocks`] with the window of `C` lanes.
 #[inline(always)]
 pub(crate) fn arg_blocks_of<T: Element, D: Direction, const LAST: bool, const C: usize>(
@@ -302,7 +309,24 @@ pub(crate) fn hardmax_blocks_of<T: Element, const C: usize>(
 mod vectors {
     use crate::{Direction, Element};
 
-    pub(super) use super::super::thin_avx2::{hardmax_blocks as hardmax, reduce_blocks as reduce};
+    pub(super) use super::super::thin512::reduces;
+    pub(super) use super::super::thin_avx2::hardmax_blocks as hardmax;
+
+    /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
+    /// blocks, else the AVX2 one.
+    #[inline(always)]
+    pub(super) fn reduce<T: Element, D: Direction>(
+        y: &mut [T],
+        x: &[T],
+        r: usize,
+        c: usize,
+    ) -> usize {
+        let done = super::super::thin512::reduce_blocks::<T, D>(y, x, r, c);
+        if done > 0 {
+            return done;
+        }
+        super::super::thin_avx2::reduce_blocks::<T, D>(y, x, r, c)
+    }
 
     /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
     /// blocks, else the AVX2 one.
@@ -342,6 +366,12 @@ mod vectors {
         _: usize,
     ) -> usize {
         0
+    }
+
+    /// None.
+    #[inline(always)]
+    pub(super) fn reduces<T: Element>(_: usize, _: usize) -> bool {
+        false
     }
 
     /// No blocks.

@@ -123,13 +123,16 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
 
 /// The blocks of `r` rows of `C` lanes (under sixteen) at the start of `x` that the kernel of
 /// many short blocks takes (`kernels::thin_blocks`), reduced into `y`: their count (none
-/// unless two or more), but for bool over more than 32 rows (1.4x the narrow kernels' time over
-/// 80 rows). Through an AVX2 twin for every type, f16 and bf16 too (inlined whole).
+/// unless two or more), but for bool over more than 32 rows without AVX-512 (the AVX2 kernel
+/// took 1.4x the narrow kernels' time over 80 rows). Through an AVX2 twin for every type, f16
+/// and bf16 too (inlined whole).
 #[cfg(not(debug_assertions))]
 #[inline(always)]
 fn thin<T: Thin, D: Direction, const C: usize>(y: &mut [T], x: &[T], r: usize) -> usize {
     let bools = matches!(T::DTYPE, crate::DType::Bool);
-    if (bools && r > 32) || kernels::thin_blocks::<C>(x.len(), r) < 2 {
+    if (bools && r > 32 && !kernels::thin_reduces_wide::<T>(r, C))
+        || kernels::thin_blocks::<C>(x.len(), r) < 2
+    {
         return 0;
     }
     wide!(x.len() >= 256;

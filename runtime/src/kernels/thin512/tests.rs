@@ -1,7 +1,8 @@
-//! Tests of [`super`]: every type it takes, rows of 1 to 15 lanes (8 of 8 bytes), blocks of 1 to 1024 rows, one
-//! to three blocks, both directions, both tie rules, with and without values, against the
-//! definition lane by lane (`test_util::naive_arg`), NaN in some blocks, ties from small pools;
-//! the blocks taken counted independently, and none without AVX-512.
+//! Tests of [`super`]: every type it takes, rows of 1 to 15 lanes (8 of 8 bytes), blocks of 1
+//! to 1024 rows, one to three blocks, both directions, both tie rules, with and without values,
+//! reductions too, against the definitions lane by lane (`test_util::naive_arg`, the first NaN
+//! of a lane for a reduction), NaN in some blocks, ties from small pools; the blocks taken
+//! counted independently, and none without AVX-512.
 
 extern crate std;
 use core::mem::size_of;
@@ -41,6 +42,17 @@ fn run<T: Element>(
     }
 }
 
+/// The extreme of a lane by the contract: NaN-propagating (its first NaN).
+fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
+    if let Some(&n) = lane.iter().find(|v| v.is_nan()) {
+        return n;
+    }
+    lane.iter()
+        .copied()
+        .reduce(|a, b| if D::better(b, a) { b } else { a })
+        .unwrap_or(T::ZERO)
+}
+
 fn check_blocks<T: Element>(
     g: &mut Lcg,
     make: fn(&mut Lcg, bool) -> T,
@@ -56,6 +68,38 @@ fn check_blocks<T: Element>(
     let ctx = std::format!("{:?} c {c} r {r} outer {outer} nan {nan}", T::DTYPE);
     let lane = |b: usize, j: usize| -> Vec<T> { (0..r).map(|k| x[(b * r + k) * c + j]).collect() };
     let want = taken::<T>(x.len(), r, c).min(outer);
+    for min in [false, true] {
+        let mut y = std::vec![T::ONE; outer * c];
+        let done = if min {
+            reduce_blocks::<T, Min>(&mut y, &x, r, c)
+        } else {
+            reduce_blocks::<T, Max>(&mut y, &x, r, c)
+        };
+        let want = if size_of::<T>() < 4 && r <= 32 {
+            0
+        } else {
+            want
+        };
+        assert_eq!(done, want, "{ctx} min {min}: reduce blocks taken");
+        assert!(
+            y[done * c..].iter().all(|&e| e == T::ONE),
+            "{ctx}: reduce wrote past"
+        );
+        for b in 0..done {
+            for j in 0..c {
+                let l = lane(b, j);
+                let w = if min {
+                    naive_reduce::<T, Min>(&l)
+                } else {
+                    naive_reduce::<T, Max>(&l)
+                };
+                assert!(
+                    same(y[b * c + j], w),
+                    "{ctx} min {min} block {b} lane {j}: {l:?}"
+                );
+            }
+        }
+    }
     for (min, last, values) in (0..8).map(|m| (m & 1 != 0, m & 2 != 0, m & 4 != 0)) {
         let mut y = std::vec![-1i64; outer * c];
         let mut v = std::vec![T::ONE; if values { outer * c } else { 0 }];
