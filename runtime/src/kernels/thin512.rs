@@ -25,7 +25,7 @@ use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
     unpack_hi, unpack_lo, widest,
 };
-use reduce::Halving;
+use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
 mod lanes;
@@ -45,24 +45,38 @@ pub(super) const MAX_STEPS: usize = 7;
 
 /// The windows of one call and the shuffles that fold their groups.
 struct Plan {
-    /// Rows a window holds.
-    q: usize,
-    /// The folding steps: `steps` of them, each with `outs` (1 or 2) vectors out, each the
-    /// maximum of two two-vector shuffles (lane indices in elements twice as wide).
+    /// Blocks a window holds: several where a block of two rows or more fits, else one.
+    p: usize,
+    /// Rows of each block a window holds (all of them where `p` is over one).
+    items: usize,
+    /// The combined folding steps (1-, 2- and 4-byte elements): `steps` of them, each with
+    /// `outs` (1 or 2) vectors out, each the maximum of two two-vector shuffles (the lane
+    /// indices of each, a byte a lane, of lanes twice the elements' width: [`expand`]).
     steps: usize,
     outs: [usize; MAX_STEPS],
-    idx: [[[[u8; 64]; 2]; 2]; MAX_STEPS],
+    idx: [[[u8; 64]; 2]; MAX_STEPS],
+    /// The steps of 8-byte elements, lane against lane.
+    halving: Halving,
 }
 
 impl Plan {
-    /// The plan for rows of `c` lanes of `w` bytes, blocks of `r` rows.
-    fn new(w: usize, r: usize, c: usize) -> Self {
+    /// The plan for rows of `c` lanes of `w` bytes, blocks of `r` rows, with `pack` several
+    /// blocks a window where they fit.
+    fn new(w: usize, r: usize, c: usize, pack: bool) -> Self {
         let v = 64 / w;
-        let q = (v / c).min(r);
+        let per = v / 2;
+        // At most 32 rows out of 1-byte lanes (a vector of 16-bit lanes), 16 of the others.
+        let outs = if w == 1 { 32 } else { 16 };
+        let p = if pack && w < 8 {
+            (v / (r * c)).min(outs / c).max(1)
+        } else {
+            1
+        };
+        let items = if p > 1 { r } else { (v / c).min(r) };
+        let sets = p * c;
         // Interleaving puts the low half of each 16-byte chunk into the first vector and the
         // high half into the second, as elements twice as wide.
         let (chunk, half) = (16 / w, 8 / w);
-        let per = v / 2;
         let unpacked = |j: usize| {
             let (k, i) = (j / chunk, j % chunk);
             if i < half {
@@ -72,34 +86,38 @@ impl Plan {
             }
         };
         let mut plan = Plan {
-            q,
+            p,
+            items,
             steps: 0,
             outs: [1; MAX_STEPS],
-            idx: [[[[0; 64]; 2]; 2]; MAX_STEPS],
+            idx: [[[0; 64]; 2]; MAX_STEPS],
+            halving: Halving::new(w, items, c),
         };
-        let mut items = q;
-        loop {
-            let next = items.div_ceil(2);
-            let lanes = next * c;
+        let mut left = items;
+        while w < 8 && plan.steps < MAX_STEPS {
+            let next = left.div_ceil(2);
+            let lanes = next * sets;
             let step = plan.steps;
             plan.outs[step] = lanes.div_ceil(per);
             for t in 0..lanes {
-                let (k, col) = (t / c, t % c);
-                let pair = [2 * k, (2 * k + 1).min(items - 1)];
+                let (k, set) = (t / sets, t % sets);
+                let pair = [2 * k, (2 * k + 1).min(left - 1)];
                 for (which, &item) in pair.iter().enumerate() {
-                    let at = item * c + col;
-                    let from = if step == 0 { unpacked(at) } else { at };
-                    let lane = &mut plan.idx[step][t / per][which];
-                    let bytes = (from as u64).to_le_bytes();
-                    let (s, e) = ((t % per) * 2 * w, (t % per + 1) * 2 * w);
-                    if let (Some(d), Some(b)) = (lane.get_mut(s..e), bytes.get(..2 * w)) {
-                        d.copy_from_slice(b);
+                    // Lane `t` holds set `t % sets`'s item `t / sets` after the first step;
+                    // before it, block `set / c`'s row `item`, lane `set % c`, interleaved.
+                    let from = if step == 0 {
+                        unpacked((set / c * items + item) * c + set % c)
+                    } else {
+                        item * sets + set
+                    };
+                    if let Some(lane) = plan.idx[step][which].get_mut(t) {
+                        *lane = from as u8;
                     }
                 }
             }
             plan.steps += 1;
-            items = next;
-            if items == 1 || plan.steps == MAX_STEPS {
+            left = next;
+            if left == 1 {
                 break;
             }
         }
@@ -178,18 +196,120 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     let inf = kind_of::<T>().2;
     // SAFETY: `takes` found AVX-512 F, BW, VL and DQ and the sizes fit; `T` is of the width and
     // kind named.
-    unsafe { by_kind!(T, arg_in::<T, D, LAST>(x, y, v, r, c, inf)) }
+    unsafe { by_kind!(T, arg_all::<T, D, LAST>(x, y, v, r, c, inf)) }
 }
 
-/// [`arg_blocks`] for elements of `W` bytes of kind `KIND` (`inf` the magnitude bits of
-/// infinity for floats).
+/// Hardmax of each block of `r` rows of `c` lanes along the rows into `y` (a 1 in each lane's
+/// row of its first maximum, NaN winning, 0 elsewhere; `y` as long as `x`), for the whole
+/// blocks of `x`: their count, 0 where this kernel does not take them ([`takes`]).
+#[inline(always)]
+pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, c: usize) -> usize {
+    if !takes::<T>(r, c) || y.len() < x.len() {
+        return 0;
+    }
+    let inf = kind_of::<T>().2;
+    // SAFETY: as in `arg_blocks`.
+    unsafe { by_kind!(T, hardmax_in::<T>(x, y, r, c, inf)) }
+}
+
+/// [`hardmax_blocks`] for elements of `W` bytes of kind `KIND`: the rows of a tile of blocks
+/// found by [`arg_in`], then the tile's zeros and ones.
+///
+/// # Safety
+/// As for [`arg_in`].
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
+    x: &[T],
+    y: &mut [T],
+    r: usize,
+    c: usize,
+    inf: u64,
+) -> usize {
+    let size = r * c;
+    let n = x.len() / size;
+    let packed = Plan::new(W, r, c, true);
+    let one = Plan::new(W, r, c, false);
+    let mut rows = [0i64; 512];
+    let tile = rows.len() / c / packed.p * packed.p;
+    let mut done = 0;
+    while done < n {
+        let count = tile.min(n - done);
+        let (Some(xt), Some(yt), Some(at)) = (
+            x.get(done * size..(done + count) * size),
+            y.get_mut(done * size..(done + count) * size),
+            rows.get_mut(..count * c),
+        ) else {
+            break;
+        };
+        // Whole packed windows, then (the last tile) the blocks after them one a window.
+        let mut got = 0;
+        for plan in [&packed, &one] {
+            let (Some(xp), Some(ap)) = (xt.get(got * size..), at.get_mut(got * c..)) else {
+                break;
+            };
+            // SAFETY: as the caller's.
+            got += unsafe {
+                arg_in::<T, crate::Max, false, W, KIND>(plan, xp, ap, &mut [], r, c, inf)
+            };
+        }
+        if let Some(zeros) = yt.get_mut(..got * size) {
+            zeros.fill(T::ZERO);
+        }
+        for (yb, rb) in yt.chunks_exact_mut(size).zip(at.chunks_exact(c)).take(got) {
+            for (j, &k) in rb.iter().enumerate() {
+                if let Some(o) = yb.get_mut(k as usize * c + j) {
+                    *o = T::ONE;
+                }
+            }
+        }
+        done += got;
+        if got < count {
+            break;
+        }
+    }
+    done
+}
+
+/// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: several blocks a window where
+/// they fit, the blocks after the last whole window one a window.
+///
+/// # Safety
+/// As for [`arg_in`].
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn arg_all<T: Element, D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    c: usize,
+    inf: u64,
+) -> usize {
+    let plan = Plan::new(W, r, c, true);
+    // SAFETY: as the caller's.
+    let done = unsafe { arg_in::<T, D, LAST, W, KIND>(&plan, x, y, v, r, c, inf) };
+    if plan.p == 1 {
+        return done;
+    }
+    let (Some(x), Some(y)) = (x.get(done * r * c..), y.get_mut(done * c..)) else {
+        return done;
+    };
+    let v = v.get_mut(done * c..).unwrap_or_default();
+    let one = Plan::new(W, r, c, false);
+    // SAFETY: as the caller's.
+    done + unsafe { arg_in::<T, D, LAST, W, KIND>(&one, x, y, v, r, c, inf) }
+}
+
+/// The blocks of [`arg_blocks`] in whole windows of `plan`: their count.
 ///
 /// # Safety
 /// The CPU has AVX-512 F, BW, VL and DQ; `T` is `W` bytes of kind `KIND`; `c` is 1 to 15 and
-/// at most `64 / W`, `r` at least 1 (at most 256 for one byte).
+/// at most `64 / W`, `r` at least 1 (at most 256 for one byte); `plan` is for `W`, `r`, `c`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
+    plan: &Plan,
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
@@ -202,10 +322,46 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
     if !v.is_empty() {
         n = n.min(v.len() / c);
     }
-    let plan = Plan::new(W, r, c);
-    let halving = Halving::new(W, plan.q, c);
-    let q = plan.q;
-    let used = q * c;
+    let units = n / plan.p;
+    // SAFETY: as the caller's; `units` windows of `plan.p` blocks lie in `x`, `y` and `v`.
+    unsafe {
+        if plan.p > 1 {
+            units_in::<T, D, LAST, W, KIND, true>(plan, x, y, v, units, r, c, inf);
+        } else {
+            units_in::<T, D, LAST, W, KIND, false>(plan, x, y, v, units, r, c, inf);
+        }
+    }
+    units * plan.p
+}
+
+/// `units` windows of `plan.p` blocks each from the start of `x` (one with `PACKED` false).
+///
+/// # Safety
+/// As for [`arg_in`], and `x`, `y` (and `v` if not empty) hold `units · plan.p` blocks.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn units_in<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const W: usize,
+    const KIND: u8,
+    const PACKED: bool,
+>(
+    plan: &Plan,
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    units: usize,
+    r: usize,
+    c: usize,
+    inf: u64,
+) {
+    // One block a window known when compiling: none of the packed windows' arithmetic.
+    let (p, q) = (if PACKED { plan.p } else { 1 }, plan.items);
+    let size = r * c;
+    let used = p * q * c;
     let mask = if used >= 64 {
         u64::MAX
     } else {
@@ -213,29 +369,26 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
     };
     let mut groups = [0u8; 64];
     for (j, g) in groups.chunks_exact_mut(W).enumerate() {
-        g[0] = (j / c) as u8;
+        g[0] = (j / c % q) as u8;
     }
     // SAFETY (loads of the plan): 64-byte arrays.
     let gvec = unsafe { _mm512_loadu_si512(groups.as_ptr().cast()) };
     let step = splat::<W>(q as u64);
     let lastv = add::<W>(gvec, splat::<W>((r - q) as u64));
     let (full, extra) = (r / q, !r.is_multiple_of(q));
-    let mut idx = [[[gvec; 2]; 2]; MAX_STEPS];
-    for (to, from) in idx
-        .iter_mut()
-        .flatten()
-        .flatten()
-        .zip(plan.idx.iter().flatten().flatten())
-    {
-        // SAFETY: 64 bytes.
-        *to = unsafe { _mm512_loadu_si512(from.as_ptr().cast()) };
-    }
-    let halves = halving.vectors();
+    // Each step's indices: [out][which of the pair].
+    let idx = plan.idx.map(|[a, b]| {
+        [
+            [expand(&a, 2 * W, 0), expand(&b, 2 * W, 0)],
+            [expand(&a, 2 * W, 1), expand(&b, 2 * W, 1)],
+        ]
+    });
+    let halves = plan.halving.vectors();
     let base = x.as_ptr().cast::<u8>();
-    for b in 0..n {
-        let block = b * size;
-        // SAFETY (the loads): every window lies in block `b`, inside `x`; lanes past `used` are
-        // not read.
+    for u in 0..units {
+        let block = u * p * size;
+        // SAFETY (the loads): every window lies in the unit's blocks, inside `x`; lanes past
+        // `used` are not read.
         let raw = unsafe { load::<W>(base.add(block * W), mask) };
         let mut nan = magnitude::<W, KIND>(raw);
         let mut m = prep::<D, W, KIND>(raw);
@@ -250,21 +403,24 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
             m = mov::<W>(m, better, e);
             rows = mov::<W>(rows, better, cur);
         }
-        let (Some(yb), Some(xb)) = (
-            y.get_mut(b * c..(b + 1) * c),
-            x.get(b * size..(b + 1) * size),
+        let (Some(yu), Some(xu)) = (
+            y.get_mut(u * p * c..(u + 1) * p * c),
+            x.get(block..block + p * size),
         ) else {
-            return b;
+            return;
         };
+        let vu = v.get_mut(u * p * c..(u + 1) * p * c);
         if KIND >= HALF && has_nan::<W>(nan, inf) {
-            let vb = v.get_mut(b * c..(b + 1) * c).unwrap_or_default();
-            lane_by_lane::<T, D, LAST>(xb, yb, vb, c);
+            let mut vu = vu.unwrap_or_default().chunks_exact_mut(c);
+            for (xb, yb) in xu.chunks_exact(size).zip(yu.chunks_exact_mut(c)) {
+                lane_by_lane::<T, D, LAST>(xb, yb, vu.next().unwrap_or_default(), c);
+            }
             continue;
         }
         if W == 8 {
             // One lane a row's element, no room for the row beside it: each step takes the
             // other lane's where it is better, or as good and its row the one a tie keeps.
-            for i in halves.iter().take(halving.steps).map(|s| s[0]) {
+            for i in halves.iter().take(plan.halving.steps).map(|s| s[0]) {
                 let (pm, pr) = (
                     _mm512_permutexvar_epi64(i, m),
                     _mm512_permutexvar_epi64(i, rows),
@@ -274,33 +430,41 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
                 m = mov::<W>(m, take, pm);
                 rows = mov::<W>(rows, take, pr);
             }
-            // SAFETY: `yb` holds `c` (at most 8) lanes.
-            unsafe { _mm512_mask_storeu_epi64(yb.as_mut_ptr(), ((1u32 << c) - 1) as u8, rows) };
-            values(xb, yb, v.get_mut(b * c..(b + 1) * c), c);
-            continue;
-        }
-        let key = key::<D, W, KIND>(m);
-        let tie = if LAST {
-            rows
+            // SAFETY: `yu` holds `c` (at most 8) lanes.
+            unsafe { _mm512_mask_storeu_epi64(yu.as_mut_ptr(), ((1u32 << c) - 1) as u8, rows) };
         } else {
-            _mm512_xor_si512(rows, splat::<W>(u64::MAX))
-        };
-        let (mut lo, mut hi) = (unpack_lo::<W>(tie, key), unpack_hi::<W>(tie, key));
-        for (s, outs) in plan.outs.iter().enumerate().take(plan.steps) {
-            let [first, second] = idx[s];
-            let a = max::<W>(perm::<W>(lo, first[0], hi), perm::<W>(lo, first[1], hi));
-            hi = if *outs > 1 {
-                max::<W>(perm::<W>(lo, second[0], hi), perm::<W>(lo, second[1], hi))
+            let key = key::<D, W, KIND>(m);
+            let tie = if LAST {
+                rows
             } else {
-                a
+                _mm512_xor_si512(rows, splat::<W>(u64::MAX))
             };
-            lo = a;
+            let (mut lo, mut hi) = (unpack_lo::<W>(tie, key), unpack_hi::<W>(tie, key));
+            for (s, outs) in plan.outs.iter().enumerate().take(plan.steps) {
+                let [first, second] = idx[s];
+                let a = max::<W>(perm::<W>(lo, first[0], hi), perm::<W>(lo, first[1], hi));
+                hi = if *outs > 1 {
+                    max::<W>(perm::<W>(lo, second[0], hi), perm::<W>(lo, second[1], hi))
+                } else {
+                    a
+                };
+                lo = a;
+            }
+            // SAFETY: `yu` holds `p · c` lanes.
+            unsafe { store::<W, LAST>(lo, hi, yu.as_mut_ptr(), p * c) };
         }
-        // SAFETY: `yb` holds `c` lanes.
-        unsafe { store::<W, LAST>(lo, hi, yb.as_mut_ptr(), c) };
-        values(xb, yb, v.get_mut(b * c..(b + 1) * c), c);
+        if let Some(vu) = vu {
+            if !vu.is_empty() {
+                for ((xb, yb), vb) in xu
+                    .chunks_exact(size)
+                    .zip(yu.chunks_exact(c))
+                    .zip(vu.chunks_exact_mut(c))
+                {
+                    values(xb, yb, Some(vb), c);
+                }
+            }
+        }
     }
-    n
 }
 
 /// Each lane's element at the row `yb` names into `vb` (if any: an empty `v` gives none).

@@ -241,7 +241,8 @@ pub(super) fn max<const W: usize>(a: __m512i, b: __m512i) -> __m512i {
 /// unflipped, as `i64` into `y`.
 ///
 /// # Safety
-/// The CPU has AVX-512 F, BW, VL and DQ; `y` holds `c` (1 to 15) lanes.
+/// The CPU has AVX-512 F, BW, VL and DQ; `y` holds `c` lanes (at most 32 of 1-byte rows, 16 of
+/// the others).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 pub(super) unsafe fn store<const W: usize, const LAST: bool>(
@@ -251,6 +252,7 @@ pub(super) unsafe fn store<const W: usize, const LAST: bool>(
     c: usize,
 ) {
     let t = unflip::<W, LAST>(lo);
+    // Eight rows at a time, as `i64`.
     let (first, second) = match W {
         1 => (
             _mm512_cvtepu16_epi64(_mm512_castsi512_si128(t)),
@@ -262,12 +264,20 @@ pub(super) unsafe fn store<const W: usize, const LAST: bool>(
         ),
         _ => (t, unflip::<W, LAST>(hi)),
     };
-    let m = (1u32 << c.min(8)) - 1;
+    let lanes = |from: usize| ((1u32 << c.saturating_sub(from).min(8)) - 1) as u8;
     // SAFETY: as the caller's: the first `c` lanes of `y`.
     unsafe {
-        _mm512_mask_storeu_epi64(y, m as u8, first);
+        _mm512_mask_storeu_epi64(y, lanes(0), first);
         if c > 8 {
-            _mm512_mask_storeu_epi64(y.add(8), ((1u32 << (c - 8)) - 1) as u8, second);
+            _mm512_mask_storeu_epi64(y.add(8), lanes(8), second);
+        }
+        if W == 1 && c > 16 {
+            let third = _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<2>(t));
+            let fourth = _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<3>(t));
+            _mm512_mask_storeu_epi64(y.add(16), lanes(16), third);
+            if c > 24 {
+                _mm512_mask_storeu_epi64(y.add(24), lanes(24), fourth);
+            }
         }
     }
 }

@@ -9,17 +9,18 @@
 //! whose lanes hold a NaN is done by the contract's rule (each lane's first NaN).
 
 use core::arch::x86_64::{
-    __m512i, _mm256_mask_storeu_epi8, _mm512_abs_epi16, _mm512_and_si512, _mm512_castpd_si512,
-    _mm512_castps_si512, _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_castsi512_si256,
-    _mm512_cvtepi16_epi8, _mm512_cvtepi8_epi16, _mm512_cvtepu8_epi16, _mm512_extracti64x4_epi64,
-    _mm512_loadu_si512, _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32,
-    _mm512_mask_storeu_epi64, _mm512_max_epi16, _mm512_max_epi32, _mm512_max_epi64,
-    _mm512_max_epi8, _mm512_max_epu16, _mm512_max_epu32, _mm512_max_epu64, _mm512_max_epu8,
-    _mm512_max_pd, _mm512_max_ps, _mm512_min_epi16, _mm512_min_epi32, _mm512_min_epi64,
-    _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32, _mm512_min_epu64, _mm512_min_epu8,
-    _mm512_min_pd, _mm512_min_ps, _mm512_or_si512, _mm512_permutex2var_epi16,
-    _mm512_permutexvar_epi16, _mm512_permutexvar_epi32, _mm512_permutexvar_epi64,
-    _mm512_set1_epi16, _mm512_xor_si512,
+    __m512i, _mm256_loadu_si256, _mm256_mask_storeu_epi8, _mm512_abs_epi16, _mm512_and_si512,
+    _mm512_castpd_si512, _mm512_castps_si512, _mm512_castsi512_pd, _mm512_castsi512_ps,
+    _mm512_castsi512_si256, _mm512_cvtepi16_epi8, _mm512_cvtepi8_epi16, _mm512_cvtepu8_epi16,
+    _mm512_cvtepu8_epi32, _mm512_cvtepu8_epi64, _mm512_extracti64x4_epi64,
+    _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32, _mm512_mask_storeu_epi64, _mm512_max_epi16,
+    _mm512_max_epi32, _mm512_max_epi64, _mm512_max_epi8, _mm512_max_epu16, _mm512_max_epu32,
+    _mm512_max_epu64, _mm512_max_epu8, _mm512_max_pd, _mm512_max_ps, _mm512_min_epi16,
+    _mm512_min_epi32, _mm512_min_epi64, _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32,
+    _mm512_min_epu64, _mm512_min_epu8, _mm512_min_pd, _mm512_min_ps, _mm512_or_si512,
+    _mm512_permutex2var_epi16, _mm512_permutexvar_epi16, _mm512_permutexvar_epi32,
+    _mm512_permutexvar_epi64, _mm512_set1_epi16, _mm512_xor_si512, _mm_loadl_epi64,
+    _mm_loadu_si128,
 };
 
 use super::lanes::{has_nan, load, magnitude, prep, widest};
@@ -31,36 +32,31 @@ use crate::{Direction, Element};
 pub(super) struct Halving {
     /// How many steps.
     pub(super) steps: usize,
-    /// Each step's indices, for each of the (one or two) vectors out, of lanes `lw` bytes wide
-    /// across the two vectors in.
-    idx: [[[u8; 64]; 2]; MAX_STEPS],
+    /// The lanes `lw` bytes wide that this step's pairs are of.
+    lw: usize,
+    /// Each step's partner of each lane `t` across the two vectors in (a byte each).
+    idx: [[u8; 64]; MAX_STEPS],
 }
 
 impl Halving {
     /// The steps for `q` groups of `c` lanes of `w` bytes (1-byte lanes widened to 2).
     pub(super) fn new(w: usize, q: usize, c: usize) -> Self {
-        let lw = w.max(2);
         let mut plan = Halving {
             steps: 0,
-            idx: [[[0; 64]; 2]; MAX_STEPS],
+            lw: w.max(2),
+            idx: [[0; 64]; MAX_STEPS],
         };
         let mut items = q;
         while items > 1 && plan.steps < MAX_STEPS {
             let next = items.div_ceil(2);
-            for (t, lane) in plan.idx[plan.steps]
-                .as_flattened_mut()
-                .chunks_exact_mut(lw)
-                .enumerate()
-            {
+            for (t, lane) in plan.idx[plan.steps].iter_mut().enumerate() {
                 let other = t + next * c;
                 let from = if t < next * c && other < items * c {
                     other
                 } else {
                     t
                 };
-                if let Some(b) = from.to_le_bytes().get(..lw) {
-                    lane.copy_from_slice(b);
-                }
+                *lane = from as u8;
             }
             plan.steps += 1;
             items = next;
@@ -68,13 +64,29 @@ impl Halving {
         plan
     }
 
-    /// The indices as vectors.
+    /// The indices as vectors, each step's for the first vector out then the second.
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
     pub(super) fn vectors(&self) -> [[__m512i; 2]; MAX_STEPS] {
-        // SAFETY: 64-byte arrays.
         self.idx
-            .map(|s| s.map(|v| unsafe { _mm512_loadu_si512(v.as_ptr().cast()) }))
+            .map(|s| [expand(&s, self.lw, 0), expand(&s, self.lw, 1)])
+    }
+}
+
+/// The lane indices `lw` bytes wide of the `half`-th vector (64 bytes) of `lanes`, one byte a
+/// lane.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn expand(lanes: &[u8; 64], lw: usize, half: usize) -> __m512i {
+    let per = 64 / lw;
+    let from = lanes.as_ptr().wrapping_add(half * per);
+    // SAFETY: `per` bytes from `half · per`, at most 64 in all.
+    unsafe {
+        match lw {
+            2 => _mm512_cvtepu8_epi16(_mm256_loadu_si256(from.cast())),
+            4 => _mm512_cvtepu8_epi32(_mm_loadu_si128(from.cast())),
+            _ => _mm512_cvtepu8_epi64(_mm_loadl_epi64(from.cast())),
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! Tests of [`super`]: every type it takes, rows of 1 to 15 lanes (8 of 8 bytes), blocks of 1
-//! to 1024 rows, one to three blocks, both directions, both tie rules, with and without values,
-//! reductions too, against the definitions lane by lane (`test_util::naive_arg`, the first NaN
-//! of a lane for a reduction), NaN in some blocks, ties from small pools; the blocks taken
-//! counted independently, and none without AVX-512.
+//! to 1024 rows, one to 37 blocks (several a window where they fit), both directions, both tie
+//! rules, with and without values, reductions and Hardmax too, against the definitions lane by
+//! lane (`test_util::naive_arg`, a lane's first NaN for a reduction, a one at the first
+//! maximum for Hardmax), NaN in some blocks, ties from small pools; the blocks taken counted
+//! independently, and none without AVX-512.
 
 extern crate std;
 use core::mem::size_of;
@@ -100,6 +101,31 @@ fn check_blocks<T: Element>(
             }
         }
     }
+    // Hardmax (first maximum, NaN winning), bit for bit.
+    let mut y = std::vec![T::ONE; x.len()];
+    let done = hardmax_blocks::<T>(&x, &mut y, r, c);
+    // Every whole block of `x` (`y` as long), those past the `outer` ones too.
+    assert_eq!(
+        done,
+        taken::<T>(x.len(), r, c),
+        "{ctx}: hardmax blocks taken"
+    );
+    assert!(
+        y[done * r * c..].iter().all(|&e| e == T::ONE),
+        "{ctx}: hardmax wrote past"
+    );
+    for b in 0..done {
+        for j in 0..c {
+            let at = naive_arg::<T, Max>(&lane(b, j), false);
+            for k in 0..r {
+                let (mut got, mut want) = ([0u8; 8], [0u8; 8]);
+                y[(b * r + k) * c + j].write_le(&mut got[..size_of::<T>()]);
+                let one = if k == at { T::ONE } else { T::ZERO };
+                one.write_le(&mut want[..size_of::<T>()]);
+                assert_eq!(got, want, "{ctx} hardmax block {b} lane {j} row {k}");
+            }
+        }
+    }
     for (min, last, values) in (0..8).map(|m| (m & 1 != 0, m & 2 != 0, m & 4 != 0)) {
         let mut y = std::vec![-1i64; outer * c];
         let mut v = std::vec![T::ONE; if values { outer * c } else { 0 }];
@@ -128,7 +154,9 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
     let mut g = Lcg(0x7415_0512 + size_of::<T>() as u64);
     for c in 1..=15 {
         for r in [1, 2, 3, 4, 5, 6, 7, 12, 13, 20, 33, 81] {
-            for outer in [1, 3] {
+            // Enough blocks for the most a window packs (32 of one byte) where rows are few.
+            let outers: &[usize] = if r <= 8 { &[1, 3, 37] } else { &[1, 3] };
+            for &outer in outers {
                 for nan in [false, true] {
                     check_blocks(&mut g, make, (c, r, outer), nan);
                 }
