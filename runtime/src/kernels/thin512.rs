@@ -75,10 +75,12 @@ impl Plan {
         let items = if p > 1 { r } else { (v / c).min(r) };
         let sets = p * c;
         // Interleaving puts the low half of each 16-byte chunk into the first vector and the
-        // high half into the second, as elements twice as wide.
-        let (chunk, half) = (16 / w, 8 / w);
+        // high half into the second, as elements twice as wide (chunks of `16 / w` elements:
+        // shifts, no division, as below: the plan is built at every call).
+        let shift = 4 - w.trailing_zeros();
+        let half = 8 / w;
         let unpacked = |j: usize| {
-            let (k, i) = (j / chunk, j % chunk);
+            let (k, i) = (j >> shift, j & (2 * half - 1));
             if i < half {
                 k * half + i
             } else {
@@ -99,19 +101,25 @@ impl Plan {
             let lanes = next * sets;
             let step = plan.steps;
             plan.outs[step] = lanes.div_ceil(per);
-            for t in 0..lanes {
-                let (k, set) = (t / sets, t % sets);
+            // Lane `t = k · sets + set` takes set `set`'s items `2k` and `2k + 1`: after the
+            // first step lane `item · sets + set`; before it, block `b`'s row `item`, lane `j`
+            // (`set = b · c + j`), interleaved.
+            let mut t = 0;
+            for k in 0..next {
                 let pair = [2 * k, (2 * k + 1).min(left - 1)];
-                for (which, &item) in pair.iter().enumerate() {
-                    // Lane `t` holds set `t % sets`'s item `t / sets` after the first step;
-                    // before it, block `set / c`'s row `item`, lane `set % c`, interleaved.
-                    let from = if step == 0 {
-                        unpacked((set / c * items + item) * c + set % c)
-                    } else {
-                        item * sets + set
-                    };
-                    if let Some(lane) = plan.idx[step][which].get_mut(t) {
-                        *lane = from as u8;
+                for b in 0..p {
+                    for j in 0..c {
+                        for (which, &item) in pair.iter().enumerate() {
+                            let from = if step == 0 {
+                                unpacked((b * items + item) * c + j)
+                            } else {
+                                item * sets + b * c + j
+                            };
+                            if let Some(lane) = plan.idx[step][which].get_mut(t) {
+                                *lane = from as u8;
+                            }
+                        }
+                        t += 1;
                     }
                 }
             }
@@ -367,9 +375,16 @@ unsafe fn units_in<
     } else {
         (1u64 << used) - 1
     };
+    // Each lane's row in its block: `j / c % q` for lane `j`, counted (no division).
     let mut groups = [0u8; 64];
-    for (j, g) in groups.chunks_exact_mut(W).enumerate() {
-        g[0] = (j / c % q) as u8;
+    let (mut row, mut col) = (0, 0);
+    for g in groups.chunks_exact_mut(W) {
+        g[0] = row as u8;
+        col += 1;
+        if col == c {
+            col = 0;
+            row = if row + 1 == q { 0 } else { row + 1 };
+        }
     }
     // SAFETY (loads of the plan): 64-byte arrays.
     let gvec = unsafe { _mm512_loadu_si512(groups.as_ptr().cast()) };
@@ -377,12 +392,13 @@ unsafe fn units_in<
     let lastv = add::<W>(gvec, splat::<W>((r - q) as u64));
     let (full, extra) = (r / q, !r.is_multiple_of(q));
     // Each step's indices: [out][which of the pair].
-    let idx = plan.idx.map(|[a, b]| {
-        [
-            [expand(&a, 2 * W, 0), expand(&b, 2 * W, 0)],
-            [expand(&a, 2 * W, 1), expand(&b, 2 * W, 1)],
-        ]
-    });
+    let mut idx = [[[gvec; 2]; 2]; MAX_STEPS];
+    for (to, [a, b]) in idx.iter_mut().zip(&plan.idx).take(plan.steps) {
+        *to = [
+            [expand(a, 2 * W, 0), expand(b, 2 * W, 0)],
+            [expand(a, 2 * W, 1), expand(b, 2 * W, 1)],
+        ];
+    }
     let halves = plan.halving.vectors();
     let base = x.as_ptr().cast::<u8>();
     for u in 0..units {

@@ -19,8 +19,8 @@ use core::arch::x86_64::{
     _mm512_min_epi32, _mm512_min_epi64, _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32,
     _mm512_min_epu64, _mm512_min_epu8, _mm512_min_pd, _mm512_min_ps, _mm512_or_si512,
     _mm512_permutex2var_epi16, _mm512_permutexvar_epi16, _mm512_permutexvar_epi32,
-    _mm512_permutexvar_epi64, _mm512_set1_epi16, _mm512_xor_si512, _mm_loadl_epi64,
-    _mm_loadu_si128,
+    _mm512_permutexvar_epi64, _mm512_set1_epi16, _mm512_setzero_si512, _mm512_xor_si512,
+    _mm_loadl_epi64, _mm_loadu_si128,
 };
 
 use super::lanes::{has_nan, load, magnitude, prep, widest};
@@ -68,8 +68,11 @@ impl Halving {
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
     pub(super) fn vectors(&self) -> [[__m512i; 2]; MAX_STEPS] {
-        self.idx
-            .map(|s| [expand(&s, self.lw, 0), expand(&s, self.lw, 1)])
+        let mut v = [[_mm512_setzero_si512(); 2]; MAX_STEPS];
+        for (to, s) in v.iter_mut().zip(&self.idx).take(self.steps) {
+            *to = [expand(s, self.lw, 0), expand(s, self.lw, 1)];
+        }
+        v
     }
 }
 
