@@ -436,30 +436,36 @@ pub mod glue_detector_head {
     /// Input `s`: FLOAT [1, 5, 6]; output `cls`: INT64 [1, 6].
     /// Fused in the same pass: node 2 `conf` (ReduceMax-13) (axes [1], keepdims 0), output `conf`: FLOAT [1, 6] (into `also_0`).
     ///
-    /// Plan: arg-reduction over 5 rows of 6 lanes, several rows at a time, in tiles of 136 block(s); the extreme values read at the indices (the fused `ReduceMax`).
+    /// Plan: arg-reduction over 5 rows of 6 lanes, several rows at a time, in tiles of 136 block(s); the extreme values read at the indices (the fused `ReduceMax`), or both in one pass where a runtime kernel takes the blocks.
     #[cfg_attr(debug_assertions, inline(always))]
     #[cfg_attr(not(debug_assertions), inline)]
     #[allow(clippy::inline_always)]
     fn node_3_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
-        for ((x, y), also_0) in x
-            .chunks(4080)
-            .zip(y.chunks_mut(816))
-            .zip(also_0.chunks_mut(816))
-        {
-            ::onnx_aot::__private::node::arg_blocks_narrow::<
-                f32,
-                ::onnx_aot::__private::Max,
-                false,
-                6,
-                { ::onnx_aot::__private::kernels::narrow_period(6) },
-                {
-                    ::onnx_aot::__private::kernels::arg_tile(
-                        ::onnx_aot::__private::kernels::narrow_period(6),
-                        4,
-                    )
-                },
-            >(x, y, 5);
-            ::onnx_aot::__private::node::arg_values(x, y, also_0, 5, 6);
+        if !::onnx_aot::__private::node::arg_blocks_values_narrow::<
+            f32,
+            ::onnx_aot::__private::Max,
+            false,
+        >(x, y, also_0, 5, 6) {
+            for ((x, y), also_0) in x
+                .chunks(4080)
+                .zip(y.chunks_mut(816))
+                .zip(also_0.chunks_mut(816))
+            {
+                ::onnx_aot::__private::node::arg_blocks_narrow::<
+                    f32,
+                    ::onnx_aot::__private::Max,
+                    false,
+                    6,
+                    { ::onnx_aot::__private::kernels::narrow_period(6) },
+                    {
+                        ::onnx_aot::__private::kernels::arg_tile(
+                            ::onnx_aot::__private::kernels::narrow_period(6),
+                            4,
+                        )
+                    },
+                >(x, y, 5);
+                ::onnx_aot::__private::node::arg_values(x, y, also_0, 5, 6);
+            }
         }
     }
     /// ONNX node 4 `pool`: MaxPool-12 (opset 13).

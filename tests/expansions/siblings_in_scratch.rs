@@ -435,30 +435,36 @@ pub mod siblings_in_scratch {
     /// Input `m`: FLOAT [2, 5, 4]; output `i`: INT64 [2, 4].
     /// Fused in the same pass: node 1 `best` (ReduceMax-13) (axes [1], keepdims 0), output `v`: FLOAT [2, 4] (into `also_0`).
     ///
-    /// Plan: arg-reduction over 5 rows of 4 lanes, several rows at a time, in tiles of 204 block(s); the extreme values read at the indices (the fused `ReduceMax`).
+    /// Plan: arg-reduction over 5 rows of 4 lanes, several rows at a time, in tiles of 204 block(s); the extreme values read at the indices (the fused `ReduceMax`), or both in one pass where a runtime kernel takes the blocks.
     #[cfg_attr(debug_assertions, inline(always))]
     #[cfg_attr(not(debug_assertions), inline)]
     #[allow(clippy::inline_always)]
     fn node_2_argmax(x: &[f32], y: &mut [i64], also_0: &mut [f32]) {
-        for ((x, y), also_0) in x
-            .chunks(4080)
-            .zip(y.chunks_mut(816))
-            .zip(also_0.chunks_mut(816))
-        {
-            ::onnx_aot::__private::node::arg_blocks_narrow::<
-                f32,
-                ::onnx_aot::__private::Max,
-                false,
-                4,
-                { ::onnx_aot::__private::kernels::narrow_period(4) },
-                {
-                    ::onnx_aot::__private::kernels::arg_tile(
-                        ::onnx_aot::__private::kernels::narrow_period(4),
-                        4,
-                    )
-                },
-            >(x, y, 5);
-            ::onnx_aot::__private::node::arg_values(x, y, also_0, 5, 4);
+        if !::onnx_aot::__private::node::arg_blocks_values_narrow::<
+            f32,
+            ::onnx_aot::__private::Max,
+            false,
+        >(x, y, also_0, 5, 4) {
+            for ((x, y), also_0) in x
+                .chunks(4080)
+                .zip(y.chunks_mut(816))
+                .zip(also_0.chunks_mut(816))
+            {
+                ::onnx_aot::__private::node::arg_blocks_narrow::<
+                    f32,
+                    ::onnx_aot::__private::Max,
+                    false,
+                    4,
+                    { ::onnx_aot::__private::kernels::narrow_period(4) },
+                    {
+                        ::onnx_aot::__private::kernels::arg_tile(
+                            ::onnx_aot::__private::kernels::narrow_period(4),
+                            4,
+                        )
+                    },
+                >(x, y, 5);
+                ::onnx_aot::__private::node::arg_values(x, y, also_0, 5, 4);
+            }
         }
     }
     /// ONNX node 4 `pick`: ArgMax-13 (opset 13).

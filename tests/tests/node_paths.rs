@@ -320,6 +320,33 @@ fn narrow_c<T: Pool, const C: usize, const W: usize, const TILE: usize>(
             (false, true) => node::arg_blocks_narrow::<T, Min, true, C, W, TILE>(x, &mut got, r),
         }
         assert_eq!(got, want, "arg {what} max={max} last={last}");
+        // The fused pass of indices and values where a kernel takes the blocks (AVX-512 in
+        // optimized builds): both as the definitions; nothing written where none does.
+        let want_v: Vec<T> = reference::reduce(&a, extreme, Some(&[1]), false, false)
+            .iter()
+            .copied()
+            .collect();
+        let mut got = vec![-1i64; outer * inner];
+        let mut vals = vec![T::zero(); outer * inner];
+        let (y, v) = (&mut got, &mut vals);
+        let fused = match (max, last) {
+            (true, false) => node::arg_blocks_values_narrow::<T, Max, false>(x, y, v, r, inner),
+            (true, true) => node::arg_blocks_values_narrow::<T, Max, true>(x, y, v, r, inner),
+            (false, false) => node::arg_blocks_values_narrow::<T, Min, false>(x, y, v, r, inner),
+            (false, true) => node::arg_blocks_values_narrow::<T, Min, true>(x, y, v, r, inner),
+        };
+        if fused {
+            assert_eq!(got, want, "fused arg {what} max={max} last={last}");
+            assert!(
+                same(&vals, &want_v),
+                "fused values {what} max={max} last={last}"
+            );
+        } else {
+            assert!(
+                got.iter().all(|&i| i == -1),
+                "{what}: written, yet not taken"
+            );
+        }
     }
     for max in [true, false] {
         let extreme = if max { Extreme::Max } else { Extreme::Min };
@@ -513,13 +540,15 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
 /// AVX-512, under the AVX2 twins (`cap_twins(1)`) and then the AVX-512 ones; elsewhere once.
 /// The cap is process-wide, so a capped run shuts out the others. Debug builds have no
 /// twins (the runtime's unit tests check both builds of its hand-written kernels): once.
+/// Held for writing while a run is capped ([`each_build`]), for reading by uncapped ones.
+static LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
 fn each_build(f: impl Fn()) {
     if cfg!(debug_assertions) {
         f();
         return;
     }
     // Uncapped runs go side by side (on a CPU without AVX-512 there is no capped run).
-    static LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
@@ -671,6 +700,33 @@ fn narrow_many_rows<T: Pool>(seed: u64, any: impl Fn(u64) -> T) {
             narrow_case(&x, [2, r, c]);
         }
     }
+}
+
+/// The fused narrow pass is taken where it should be: blocks of a few lanes of every type but
+/// 8-byte ones over eight lanes, in optimized builds on a CPU with AVX-512 (so that the checks
+/// above do not pass by never taking it).
+#[test]
+fn fused_narrow_values_are_taken_with_avx512() {
+    #[cfg(target_arch = "x86_64")]
+    let wide = std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512dq");
+    #[cfg(not(target_arch = "x86_64"))]
+    let wide = false;
+    // Uncapped: not beside a capped run of `each_build`.
+    let _uncapped = LOCK
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let x: Vec<f32> = (0..3 * 20 * 5).map(|i| (i % 7) as f32).collect();
+    let (mut y, mut v) = (vec![0i64; 15], vec![0f32; 15]);
+    let taken = node::arg_blocks_values_narrow::<f32, Max, false>(&x, &mut y, &mut v, 20, 5);
+    assert_eq!(taken, wide && !cfg!(debug_assertions));
+    let x = vec![0u64; 3 * 4 * 9];
+    let (mut y, mut v) = (vec![0i64; 27], vec![0u64; 27]);
+    assert!(!node::arg_blocks_values_narrow::<u64, Max, false>(
+        &x, &mut y, &mut v, 4, 9
+    ));
 }
 
 #[test]

@@ -287,6 +287,25 @@ impl Compute for ArgOp {
             code.plan,
             self.reduction_name()
         );
+        let narrow =
+            matches!(self.plan(&input.shape), Plan::Lanes { inner, .. } if inner < FEW_LANES);
+        if narrow && self.rounded.is_none() && self.index == DType::I64 {
+            // Blocks of a few lanes: a runtime kernel may write both in one pass (AVX-512); the
+            // tiles where none does.
+            let t = elem_tokens(input.dtype, rt);
+            let d = direction_tokens(self.direction, rt);
+            let last = self.select_last_index;
+            return NodeCode {
+                body: quote! {
+                    if !#node::arg_blocks_values_narrow::<#t, #d, #last>(x, y, also_0, #r_lit, #inner_lit) {
+                        #tiles
+                    }
+                },
+                plan: format!(
+                    "{plan}, or both in one pass where a runtime kernel takes the blocks"
+                ),
+            };
+        }
         let rows = matches!(self.plan(&input.shape), Plan::Rows { .. });
         if rows && self.rounded.is_none() && self.index == DType::I64 {
             // Contiguous rows: a runtime kernel may write both in one pass (f32 rows of a few

@@ -195,9 +195,9 @@ pub(crate) use reduce::{reduce_blocks_small, reduce_rows_short_fresh};
 pub(crate) use shared::{step, take};
 #[cfg(not(debug_assertions))]
 pub(crate) use thin_blocks::{
-    arg_blocks_of as arg_blocks_thin, blocks_of as thin_blocks,
-    hardmax_blocks_of as hardmax_blocks_thin, reduce_blocks_of as reduce_blocks_thin,
-    reduces_wide as thin_reduces_wide,
+    arg_blocks_of as arg_blocks_thin, arg_values_wide as arg_values_thin_wide,
+    blocks_of as thin_blocks, hardmax_blocks_of as hardmax_blocks_thin,
+    reduce_blocks_of as reduce_blocks_thin, reduces_wide as thin_reduces_wide,
 };
 
 /// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2

@@ -271,6 +271,31 @@ pub(crate) fn reduces_wide<T: Element>(r: usize, c: usize) -> bool {
     vectors::reduces::<T>(r, c)
 }
 
+/// Every whole block of `r` rows of `c` lanes of `x` by the AVX-512 kernel of masked windows
+/// (`thin512`): each lane's index into `y` and its extreme into `v` (as long), `true`; `false`
+/// (nothing written) where that kernel does not take them (not built, no AVX-512, sizes it
+/// does not take, `y` or `v` not one lane each a block) or where it would be slower.
+#[inline(always)]
+pub(crate) fn arg_values_wide<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    c: usize,
+) -> bool {
+    let blocks = x.len().checked_div(r * c).unwrap_or(0);
+    // Blocks of two or three rows of 4- and 8-byte elements: the values gathered block by block
+    // cost more than the generated tiles' second pass from L1 (1.1-1.5x the time on an Intel
+    // Xeon (Emerald Rapids), where 1- and 2-byte elements took 0.65-0.9x).
+    let short = r < 4 && size_of::<T>() >= 4;
+    blocks > 0
+        && !short
+        && y.len() == blocks * c
+        && v.len() == y.len()
+        && vectors::takes::<T>(r, c)
+        && vectors::arg_only_wide::<T, D, LAST>(x, y, v, r, c) == blocks
+}
+
 /// [`arg_blocks`] with the window of `C` lanes.
 #[inline(always)]
 pub(crate) fn arg_blocks_of<T: Element, D: Direction, const LAST: bool, const C: usize>(
@@ -309,7 +334,7 @@ pub(crate) fn hardmax_blocks_of<T: Element, const C: usize>(
 mod vectors {
     use crate::{Direction, Element};
 
-    pub(super) use super::super::thin512::reduces;
+    pub(super) use super::super::thin512::{arg_blocks as arg_only_wide, reduces, takes};
 
     /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
     /// blocks, else the AVX2 one; f16 and bf16 blocks of up to 32 rows the AVX2 one, which
@@ -387,6 +412,24 @@ mod vectors {
     #[inline(always)]
     pub(super) fn reduces<T: Element>(_: usize, _: usize) -> bool {
         false
+    }
+
+    /// None.
+    #[inline(always)]
+    pub(super) fn takes<T: Element>(_: usize, _: usize) -> bool {
+        false
+    }
+
+    /// No blocks.
+    #[inline(always)]
+    pub(super) fn arg_only_wide<T: Element, D: Direction, const LAST: bool>(
+        _: &[T],
+        _: &mut [i64],
+        _: &mut [T],
+        _: usize,
+        _: usize,
+    ) -> usize {
+        0
     }
 
     /// No blocks.

@@ -326,6 +326,28 @@ fn thin_in<T: Thin, D: Direction, const LAST: bool, const C: usize>(
     kernels::arg_blocks_thin::<T, D, LAST, C>(x, y, v, r)
 }
 
+/// Indices of the extreme of each of the `inner` lanes (under sixteen) down each block of `r`
+/// rows of `x`, and the extreme itself into `v` (a ReduceMax or ReduceMin of the same lanes
+/// fused into the node), in one pass where a kernel does both for these blocks: `false` if none
+/// does (then nothing was written).
+#[inline(always)]
+#[must_use]
+pub fn arg_blocks_values_narrow<T: Thin, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    inner: usize,
+) -> bool {
+    #[cfg(not(debug_assertions))]
+    return kernels::arg_values_thin_wide::<T, D, LAST>(x, y, v, r, inner);
+    #[cfg(debug_assertions)]
+    {
+        let _ = (x, y, v, r, inner);
+        false
+    }
+}
+
 /// The values of `x` at the indices `idx` of an arg-reduction along `r` rows of `inner` lanes.
 #[inline(always)]
 pub fn arg_values<T: Thin>(x: &[T], idx: &[i64], v: &mut [T], r: usize, inner: usize) {

@@ -29,8 +29,8 @@ mod wide;
 
 pub use crate::kernels::copy;
 pub use arg::{
-    arg_blocks, arg_blocks_narrow, arg_blocks_values, arg_row, arg_rows, arg_rows_rounded,
-    arg_rows_short, arg_rows_values, arg_values, cast_indices,
+    arg_blocks, arg_blocks_narrow, arg_blocks_values, arg_blocks_values_narrow, arg_row, arg_rows,
+    arg_rows_rounded, arg_rows_short, arg_rows_values, arg_values, cast_indices,
 };
 pub use data::{cast, fill, strided_copy};
 pub use hardmax::{
