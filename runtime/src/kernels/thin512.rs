@@ -1,17 +1,21 @@
-//! The arg-reductions of many short blocks of few lanes ([`super::thin_blocks`]: blocks of `r`
-//! rows of `c` lanes, the middle axis of `[n, r, c]`) in 64-byte AVX-512 vectors, for 1-, 2- and
-//! 4-byte elements, for CPUs that have them (checked at run time, [`super::isa`]).
+//! Arg-reductions, Hardmax and (in [`reduce`]) reductions of many short blocks of few lanes
+//! ([`super::thin_blocks`]: blocks of `r` rows of `c` lanes, the middle axis of `[n, r, c]`) in
+//! 64-byte AVX-512 vectors, every element type, for CPUs that have them (checked at run time,
+//! [`super::isa`]).
 //!
 //! A block is read as windows of `q` whole rows (a masked load of `q·c` lanes: nothing read past
 //! them), `q` rows apart, the last one ending at the block's last row (over the one before where
-//! `q` does not divide `r`). One pass keeps each lane's best element and its row: a compare into
-//! a mask and two masked moves a window. Then each lane's element as an order key (greater is
-//! better: Min and signed types flipped; f16, bf16 and `f32` as two's complement of their
-//! sign-magnitude bits, so that -0 and +0 are one key) and its row (flipped where the first row
-//! wins a tie) are interleaved into one unsigned number twice as wide, so that a plain maximum
-//! picks the better element and, among equals, the row the tie rule wants: the `q` groups of
-//! each lane fold by two-vector shuffles and maxima ([`Plan`]). Floats: the largest magnitude is
-//! kept on the side, and a block holding a NaN is done by the contract's rule lane by lane.
+//! `q` does not divide `r`); where two blocks or more fit a vector, a window holds several whole
+//! blocks instead ([`Plan`]). One pass keeps each lane's best element and its row: a compare
+//! into a mask and two masked moves a window. Then, for 1- to 4-byte elements, each lane's
+//! element as an order key (greater is better: Min and signed types flipped; f16, bf16 and `f32`
+//! as two's complement of their sign-magnitude bits, so that -0 and +0 are one key) and its row
+//! (flipped where the first row wins a tie) are interleaved into one unsigned number twice as
+//! wide, so that a plain maximum picks the better element and, among equals, the row the tie
+//! rule wants: the groups of each lane fold by two-vector shuffles and maxima. 8-byte elements
+//! leave no room for the row: each folding step takes the other lane where it is better, or as
+//! good with the row the tie keeps. Floats: the largest magnitude is kept on the side, and a
+//! block holding a NaN is done by the contract's rule lane by lane.
 
 use core::arch::x86_64::{
     _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
@@ -37,7 +41,8 @@ pub(super) const UNSIGNED: u8 = 0;
 pub(super) const SIGNED: u8 = 1;
 /// f16 and bf16: order keys of their bits, NaN on the side.
 pub(super) const HALF: u8 = 2;
-/// `f32`: compared as floats in the pass, keys of their bits for the fold, NaN on the side.
+/// `f32` and `f64`: compared as floats in the pass (and `f64` in its fold), `f32` as keys of
+/// its bits in the fold; NaN on the side.
 pub(super) const FLOAT: u8 = 3;
 
 /// The most folding steps (64 groups of one byte: six).
