@@ -18,7 +18,9 @@
 //! block holding a NaN is done by the contract's rule lane by lane.
 
 use core::arch::x86_64::{
-    _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
+    _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_cvtepi64_epi16, _mm512_cvtepi64_epi32,
+    _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64,
+    _mm512_permutexvar_epi64, _mm512_setzero_si512, _mm512_xor_si512,
 };
 
 use super::arg_lanes::lane_by_lane;
@@ -26,10 +28,10 @@ use super::isa;
 use super::thin_blocks::MAX_ROWS;
 use crate::{DType, Direction, Element};
 use lanes::{
-    add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
-    unpack_hi, unpack_lo, widest,
+    add, better, equal, equal_lanes, has_nan, key, later, load, magnitude, max, mov, perm, prep,
+    splat, store, store_lanes, unpack_hi, unpack_lo, widest,
 };
-use reduce::{expand, Halving};
+use reduce::{expand, permute, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
 mod lanes;
@@ -266,10 +268,24 @@ unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
                 arg_in::<T, crate::Max, false, W, KIND>(plan, xp, ap, &mut [], r, c, inf)
             };
         }
-        if let Some(zeros) = yt.get_mut(..got * size) {
+        if W >= 2 && c <= 8 && size * W <= 64 {
+            if let (Some(ys), Some(rs)) = (yt.get_mut(..got * size), at.get(..got * c)) {
+                // SAFETY: as the caller's; a block is one vector, its rows one.
+                unsafe { one_hot_windows::<T, W>(ys, rs, r, c) };
+            }
+        } else if let Some(zeros) = yt.get_mut(..got * size) {
             zeros.fill(T::ZERO);
         }
-        for (yb, rb) in yt.chunks_exact_mut(size).zip(at.chunks_exact(c)).take(got) {
+        let scalar = if W >= 2 && c <= 8 && size * W <= 64 {
+            0
+        } else {
+            got
+        };
+        for (yb, rb) in yt
+            .chunks_exact_mut(size)
+            .zip(at.chunks_exact(c))
+            .take(scalar)
+        {
             for (j, &k) in rb.iter().enumerate() {
                 if let Some(o) = yb.get_mut(k as usize * c + j) {
                     *o = T::ONE;
@@ -282,6 +298,74 @@ unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
         }
     }
     done
+}
+
+/// The zeros and ones of the blocks of `r` rows of `c` lanes in `y` from each lane's row in
+/// `rows` (`c` a block): each block one masked store, its lanes set where their row is their
+/// lane's.
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL and DQ; `W` is 2, 4 or 8 and `T`'s width; a block (`r · c`
+/// lanes) fits one vector and `c` is at most 8.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn one_hot_windows<T: Element, const W: usize>(
+    y: &mut [T],
+    rows: &[i64],
+    r: usize,
+    c: usize,
+) {
+    let size = r * c;
+    let used = if size >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << size) - 1
+    };
+    // Each lane's row and lane in its block, counted.
+    let (mut row_of, mut lane_of) = ([0u8; 64], [0u8; 64]);
+    let (mut k, mut j) = (0, 0);
+    for (rw, lw) in row_of
+        .chunks_exact_mut(W)
+        .zip(lane_of.chunks_exact_mut(W))
+        .take(size)
+    {
+        rw[0] = k as u8;
+        lw[0] = j as u8;
+        j += 1;
+        if j == c {
+            j = 0;
+            k += 1;
+        }
+    }
+    let mut one = [0u8; 8];
+    T::ONE.write_le(&mut one[..W]);
+    // SAFETY (the loads): 64-byte arrays.
+    let (row_of, lane_of) = unsafe {
+        (
+            _mm512_loadu_si512(row_of.as_ptr().cast()),
+            _mm512_loadu_si512(lane_of.as_ptr().cast()),
+        )
+    };
+    let one = splat::<W>(u64::from_le_bytes(one));
+    let lanes = ((1u32 << c) - 1) as u8;
+    for (yb, rb) in y.chunks_exact_mut(size).zip(rows.chunks_exact(c)) {
+        // SAFETY: `rb` holds `c` rows, `yb` `size` lanes.
+        unsafe {
+            let r64 = _mm512_maskz_loadu_epi64(lanes, rb.as_ptr());
+            let spread = match W {
+                2 => permute::<W>(lane_of, _mm512_castsi128_si512(_mm512_cvtepi64_epi16(r64))),
+                4 => permute::<W>(lane_of, _mm512_castsi256_si512(_mm512_cvtepi64_epi32(r64))),
+                _ => permute::<W>(lane_of, r64),
+            };
+            // Lanes past the block are not stored.
+            let hot = equal_lanes::<W>(spread, row_of);
+            store_lanes::<W>(
+                yb.as_mut_ptr().cast(),
+                used,
+                mov::<W>(_mm512_setzero_si512(), hot, one),
+            );
+        }
+    }
 }
 
 /// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: several blocks a window where

@@ -337,17 +337,12 @@ mod vectors {
     pub(super) use super::super::thin512::{arg_blocks as arg_only_wide, reduces, takes};
 
     /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
-    /// blocks, else the AVX2 one; f16 and bf16 blocks of up to 32 rows the AVX2 one, which
-    /// writes their zeros and ones in its vectors (on an Intel Xeon (Emerald Rapids), blocks of
-    /// 2 to 20 rows of five lanes took the AVX-512 kernel 1.2-2.1x its time, of 80 rows 0.85x).
+    /// blocks, else the AVX2 one.
     #[inline(always)]
     pub(super) fn hardmax<T: Element>(x: &[T], y: &mut [T], r: usize, c: usize) -> usize {
-        let halves = matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16);
-        if !halves || r > 32 {
-            let done = super::super::thin512::hardmax_blocks::<T>(x, y, r, c);
-            if done > 0 {
-                return done;
-            }
+        let done = super::super::thin512::hardmax_blocks::<T>(x, y, r, c);
+        if done > 0 {
+            return done;
         }
         super::super::thin_avx2::hardmax_blocks::<T>(x, y, r, c)
     }

@@ -5,10 +5,12 @@ use core::arch::x86_64::{
     __m512i, _mm512_add_epi16, _mm512_add_epi32, _mm512_add_epi64, _mm512_add_epi8,
     _mm512_and_si512, _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_castsi512_si128,
     _mm512_castsi512_si256, _mm512_cmp_epu16_mask, _mm512_cmp_epu32_mask, _mm512_cmp_epu64_mask,
-    _mm512_cmp_epu8_mask, _mm512_cmp_pd_mask, _mm512_cmp_ps_mask, _mm512_cmpeq_epi64_mask,
+    _mm512_cmp_epu8_mask, _mm512_cmp_pd_mask, _mm512_cmp_ps_mask, _mm512_cmpeq_epi16_mask,
+    _mm512_cmpeq_epi32_mask, _mm512_cmpeq_epi64_mask, _mm512_cmpeq_epi8_mask,
     _mm512_cvtepu16_epi64, _mm512_cvtepu32_epi64, _mm512_extracti32x4_epi32,
     _mm512_extracti64x4_epi64, _mm512_mask_mov_epi16, _mm512_mask_mov_epi32, _mm512_mask_mov_epi64,
-    _mm512_mask_mov_epi8, _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi16,
+    _mm512_mask_mov_epi8, _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32,
+    _mm512_mask_storeu_epi64, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi16,
     _mm512_maskz_loadu_epi32, _mm512_maskz_loadu_epi64, _mm512_maskz_loadu_epi8, _mm512_max_epu16,
     _mm512_max_epu32, _mm512_max_epu64, _mm512_permutex2var_epi16, _mm512_permutex2var_epi32,
     _mm512_permutex2var_epi64, _mm512_set1_epi16, _mm512_set1_epi32, _mm512_set1_epi64,
@@ -331,4 +333,34 @@ pub(super) fn later<const LAST: bool>(a: __m512i, b: __m512i) -> u64 {
     } else {
         _mm512_cmp_epu64_mask::<_MM_CMPINT_LT>(a, b)
     })
+}
+
+/// The lanes `W` bytes wide where `a` equals `b`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn equal_lanes<const W: usize>(a: __m512i, b: __m512i) -> u64 {
+    match W {
+        1 => _mm512_cmpeq_epi8_mask(a, b),
+        2 => u64::from(_mm512_cmpeq_epi16_mask(a, b)),
+        4 => u64::from(_mm512_cmpeq_epi32_mask(a, b)),
+        _ => u64::from(_mm512_cmpeq_epi64_mask(a, b)),
+    }
+}
+
+/// The lanes of `mask` (`W` bytes wide) of `v` to `p`.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW; the lanes in `mask` are writable.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) unsafe fn store_lanes<const W: usize>(p: *mut u8, mask: u64, v: __m512i) {
+    // SAFETY: as the caller's.
+    unsafe {
+        match W {
+            1 => _mm512_mask_storeu_epi8(p.cast(), mask, v),
+            2 => _mm512_mask_storeu_epi16(p.cast(), mask as u32, v),
+            4 => _mm512_mask_storeu_epi32(p.cast(), mask as u16, v),
+            _ => _mm512_mask_storeu_epi64(p.cast(), mask as u8, v),
+        }
+    }
 }

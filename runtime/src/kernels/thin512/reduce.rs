@@ -282,7 +282,7 @@ fn best16<D: Direction, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
 /// The lanes of `a` (`W` bytes wide) that `idx` names.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn permute<const W: usize>(idx: __m512i, a: __m512i) -> __m512i {
+pub(super) fn permute<const W: usize>(idx: __m512i, a: __m512i) -> __m512i {
     match W {
         2 => _mm512_permutexvar_epi16(idx, a),
         4 => _mm512_permutexvar_epi32(idx, a),
