@@ -52,6 +52,17 @@ pub(super) fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
     }
 }
 
+/// The extreme of a lane by the contract: NaN-propagating (its first NaN).
+pub(super) fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
+    if let Some(&n) = lane.iter().find(|v| v.is_nan()) {
+        return n;
+    }
+    lane.iter()
+        .copied()
+        .reduce(|a, b| if D::better(b, a) { b } else { a })
+        .unwrap_or(T::ZERO)
+}
+
 /// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
 /// the same bits.
 pub(super) fn same<T: Element>(a: T, b: T) -> bool {

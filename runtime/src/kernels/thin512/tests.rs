@@ -11,8 +11,8 @@ use std::vec::Vec;
 
 use super::*;
 use crate::kernels::test_util::{
-    bf16s, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg, same, u16s, u32s, u64s,
-    u8s, Lcg,
+    bf16s, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg, naive_reduce, same, u16s,
+    u32s, u64s, u8s, Lcg,
 };
 use crate::{bf16, f16, Max, Min};
 
@@ -41,17 +41,6 @@ fn run<T: Element>(
         (true, false) => arg_blocks::<T, Min, false>(x, y, v, r, c),
         (true, true) => arg_blocks::<T, Min, true>(x, y, v, r, c),
     }
-}
-
-/// The extreme of a lane by the contract: NaN-propagating (its first NaN).
-fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
-    if let Some(&n) = lane.iter().find(|v| v.is_nan()) {
-        return n;
-    }
-    lane.iter()
-        .copied()
-        .reduce(|a, b| if D::better(b, a) { b } else { a })
-        .unwrap_or(T::ZERO)
 }
 
 fn check_blocks<T: Element>(

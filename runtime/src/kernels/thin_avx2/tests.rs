@@ -8,7 +8,7 @@ use std::vec::Vec;
 
 use super::*;
 use crate::kernels::test_util::{
-    bf16s, bools, f16s, i16s, i32s, i8s, naive_arg, same, u16s, u32s, u8s, Lcg,
+    bf16s, bools, f16s, i16s, i32s, i8s, naive_arg, naive_reduce, same, u16s, u32s, u8s, Lcg,
 };
 use crate::{Max, Min};
 
@@ -24,17 +24,6 @@ fn fitting<T>(len: usize, r: usize, c: usize) -> usize {
     (0..len / (r * c))
         .take_while(|b| (b * r + r - held) * row + 32 <= len * size_of::<T>())
         .count()
-}
-
-/// The extreme of a lane by the contract: NaN-propagating (its first NaN).
-fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
-    if let Some(&n) = lane.iter().find(|v| v.is_nan()) {
-        return n;
-    }
-    lane.iter()
-        .copied()
-        .reduce(|a, b| if D::better(b, a) { b } else { a })
-        .unwrap_or(T::ZERO)
 }
 
 fn check<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {

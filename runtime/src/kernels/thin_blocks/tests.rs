@@ -7,7 +7,7 @@ use std::vec::Vec;
 
 use super::*;
 use crate::kernels::test_util::{
-    bf16s, bools, f16s, f32_pool, i16s, i32s, i8s, naive_arg, u16s, u32s, u8s, Lcg,
+    bf16s, bools, f16s, f32_pool, i16s, i32s, i8s, naive_arg, naive_reduce, u16s, u32s, u8s, Lcg,
 };
 use crate::{Max, Min};
 
@@ -32,17 +32,6 @@ fn same<T: Element>(a: T, b: T) -> bool {
         return ab == bb;
     }
     !a.gt(b) && !a.lt(b)
-}
-
-/// The extreme of a lane by the contract: NaN-propagating (its first NaN).
-fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
-    if let Some(&n) = lane.iter().find(|v| v.is_nan()) {
-        return n;
-    }
-    lane.iter()
-        .copied()
-        .reduce(|a, b| if D::better(b, a) { b } else { a })
-        .unwrap_or(T::ZERO)
 }
 
 fn check_c<T: Element, const C: usize, const L: usize>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
