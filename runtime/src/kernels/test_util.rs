@@ -63,6 +63,21 @@ pub(super) fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
         .unwrap_or(T::ZERO)
 }
 
+/// `outer` blocks of `size` elements from `make` (NaN only in the second block, and only with
+/// `nan`), and a few elements past them, as a node's last block has none.
+pub(super) fn blocks_input<T: Element>(
+    g: &mut Lcg,
+    make: fn(&mut Lcg, bool) -> T,
+    outer: usize,
+    size: usize,
+    nan: bool,
+) -> std::vec::Vec<T> {
+    (0..outer * size + g.next() as usize % 3)
+        .map(|i| make(g, nan && i / size == 1))
+        .map(|v| if !nan && v.is_nan() { T::ZERO } else { v })
+        .collect()
+}
+
 /// Whether `a` and `b` are the same result: equal in order (either zero for a zero), or NaNs of
 /// the same bits.
 pub(super) fn same<T: Element>(a: T, b: T) -> bool {

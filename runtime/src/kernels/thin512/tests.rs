@@ -11,8 +11,8 @@ use std::vec::Vec;
 
 use super::*;
 use crate::kernels::test_util::{
-    bf16s, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg, naive_reduce, same, u16s,
-    u32s, u64s, u8s, Lcg,
+    bf16s, blocks_input, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg,
+    naive_reduce, same, u16s, u32s, u64s, u8s, Lcg,
 };
 use crate::{bf16, f16, Max, Min};
 
@@ -49,12 +49,7 @@ fn check_blocks<T: Element>(
     (c, r, outer): (usize, usize, usize),
     nan: bool,
 ) {
-    // A few elements past the blocks, as a node's last block has none.
-    let n = outer * r * c;
-    let x: Vec<T> = (0..n + g.next() as usize % 3)
-        .map(|i| make(g, nan && i / (r * c) == 1))
-        .map(|v| if !nan && v.is_nan() { T::ZERO } else { v })
-        .collect();
+    let x = blocks_input(g, make, outer, r * c, nan);
     let ctx = std::format!("{:?} c {c} r {r} outer {outer} nan {nan}", T::DTYPE);
     let lane = |b: usize, j: usize| -> Vec<T> { (0..r).map(|k| x[(b * r + k) * c + j]).collect() };
     let want = taken::<T>(x.len(), r, c).min(outer);
