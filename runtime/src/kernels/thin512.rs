@@ -1,7 +1,7 @@
-//! Arg-reductions, Hardmax and (in [`reduce`]) reductions of many short blocks of few lanes
-//! ([`super::thin_blocks`]: blocks of `r` rows of `c` lanes, the middle axis of `[n, r, c]`) in
-//! 64-byte AVX-512 vectors, every element type, for CPUs that have them (checked at run time,
-//! [`super::isa`]).
+//! Arg-reductions, Hardmax (in [`hardmax`]) and (in [`reduce`]) reductions of many short
+//! blocks of few lanes ([`super::thin_blocks`]: blocks of `r` rows of `c` lanes, the middle axis
+//! of `[n, r, c]`) in 64-byte AVX-512 vectors, every element type, for CPUs that have them
+//! (checked at run time, [`super::isa`]).
 //!
 //! A block is read as windows of `q` whole rows (a masked load of `q·c` lanes: nothing read past
 //! them), `q` rows apart, the last one ending at the block's last row (over the one before where
@@ -16,26 +16,30 @@
 //! leave no room for the row: each folding step takes the other lane where it is better, or as
 //! good with the row the tie keeps. Floats: the largest magnitude is kept on the side, and a
 //! block holding a NaN is done by the contract's rule lane by lane.
+//!
+//! Hardmax of blocks of two to four rows of floats ([`shifted`]) compares each lane with the
+//! other rows of its block in place, by loads shifted a row, without finding the rows first.
 
 use core::arch::x86_64::{
-    _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_cvtepi64_epi16, _mm512_cvtepi64_epi32,
-    _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64,
-    _mm512_permutexvar_epi64, _mm512_setzero_si512, _mm512_xor_si512,
+    _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
 };
 
 use super::arg_lanes::lane_by_lane;
 use super::isa;
 use super::thin_blocks::MAX_ROWS;
 use crate::{DType, Direction, Element};
+use hardmax::hardmax_all;
 use lanes::{
-    add, better, equal, equal_lanes, has_nan, key, later, load, magnitude, max, mov, perm, prep,
-    splat, store, store_lanes, unpack_hi, unpack_lo, widest,
+    add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
+    unpack_hi, unpack_lo, widest,
 };
-use reduce::{expand, permute, Halving};
+use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
+mod hardmax;
 mod lanes;
 mod reduce;
+mod shifted;
 
 /// Unsigned integers and bool: compared as they are.
 pub(super) const UNSIGNED: u8 = 0;
@@ -224,148 +228,7 @@ pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, c: usiz
     }
     let inf = kind_of::<T>().2;
     // SAFETY: as in `arg_blocks`.
-    unsafe { by_kind!(T, hardmax_in::<T>(x, y, r, c, inf)) }
-}
-
-/// [`hardmax_blocks`] for elements of `W` bytes of kind `KIND`: the rows of a tile of blocks
-/// found by [`arg_in`], then the tile's zeros and ones.
-///
-/// # Safety
-/// As for [`arg_in`].
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
-    x: &[T],
-    y: &mut [T],
-    r: usize,
-    c: usize,
-    inf: u64,
-) -> usize {
-    let size = r * c;
-    let n = x.len() / size;
-    let packed = Plan::new(W, r, c, true);
-    let one = Plan::new(W, r, c, false);
-    let mut rows = [0i64; 512];
-    let tile = rows.len() / c / packed.p * packed.p;
-    let mut done = 0;
-    while done < n {
-        let count = tile.min(n - done);
-        let (Some(xt), Some(yt), Some(at)) = (
-            x.get(done * size..(done + count) * size),
-            y.get_mut(done * size..(done + count) * size),
-            rows.get_mut(..count * c),
-        ) else {
-            break;
-        };
-        // Whole packed windows, then (the last tile) the blocks after them one a window.
-        let mut got = 0;
-        for plan in [&packed, &one] {
-            let (Some(xp), Some(ap)) = (xt.get(got * size..), at.get_mut(got * c..)) else {
-                break;
-            };
-            // SAFETY: as the caller's.
-            got += unsafe {
-                arg_in::<T, crate::Max, false, W, KIND>(plan, xp, ap, &mut [], r, c, inf)
-            };
-        }
-        if W >= 2 && c <= 8 && size * W <= 64 {
-            if let (Some(ys), Some(rs)) = (yt.get_mut(..got * size), at.get(..got * c)) {
-                // SAFETY: as the caller's; a block is one vector, its rows one.
-                unsafe { one_hot_windows::<T, W>(ys, rs, r, c) };
-            }
-        } else if let Some(zeros) = yt.get_mut(..got * size) {
-            zeros.fill(T::ZERO);
-        }
-        let scalar = if W >= 2 && c <= 8 && size * W <= 64 {
-            0
-        } else {
-            got
-        };
-        for (yb, rb) in yt
-            .chunks_exact_mut(size)
-            .zip(at.chunks_exact(c))
-            .take(scalar)
-        {
-            for (j, &k) in rb.iter().enumerate() {
-                if let Some(o) = yb.get_mut(k as usize * c + j) {
-                    *o = T::ONE;
-                }
-            }
-        }
-        done += got;
-        if got < count {
-            break;
-        }
-    }
-    done
-}
-
-/// The zeros and ones of the blocks of `r` rows of `c` lanes in `y` from each lane's row in
-/// `rows` (`c` a block): each block one masked store, its lanes set where their row is their
-/// lane's.
-///
-/// # Safety
-/// The CPU has AVX-512 F, BW, VL and DQ; `W` is 2, 4 or 8 and `T`'s width; a block (`r · c`
-/// lanes) fits one vector and `c` is at most 8.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn one_hot_windows<T: Element, const W: usize>(
-    y: &mut [T],
-    rows: &[i64],
-    r: usize,
-    c: usize,
-) {
-    let size = r * c;
-    let used = if size >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << size) - 1
-    };
-    // Each lane's row and lane in its block, counted.
-    let (mut row_of, mut lane_of) = ([0u8; 64], [0u8; 64]);
-    let (mut k, mut j) = (0, 0);
-    for (rw, lw) in row_of
-        .chunks_exact_mut(W)
-        .zip(lane_of.chunks_exact_mut(W))
-        .take(size)
-    {
-        rw[0] = k as u8;
-        lw[0] = j as u8;
-        j += 1;
-        if j == c {
-            j = 0;
-            k += 1;
-        }
-    }
-    let mut one = [0u8; 8];
-    T::ONE.write_le(&mut one[..W]);
-    // SAFETY (the loads): 64-byte arrays.
-    let (row_of, lane_of) = unsafe {
-        (
-            _mm512_loadu_si512(row_of.as_ptr().cast()),
-            _mm512_loadu_si512(lane_of.as_ptr().cast()),
-        )
-    };
-    let one = splat::<W>(u64::from_le_bytes(one));
-    let lanes = ((1u32 << c) - 1) as u8;
-    for (yb, rb) in y.chunks_exact_mut(size).zip(rows.chunks_exact(c)) {
-        // SAFETY: `rb` holds `c` rows, `yb` `size` lanes.
-        unsafe {
-            let r64 = _mm512_maskz_loadu_epi64(lanes, rb.as_ptr());
-            let spread = match W {
-                2 => permute::<W>(lane_of, _mm512_castsi128_si512(_mm512_cvtepi64_epi16(r64))),
-                4 => permute::<W>(lane_of, _mm512_castsi256_si512(_mm512_cvtepi64_epi32(r64))),
-                _ => permute::<W>(lane_of, r64),
-            };
-            // Lanes past the block are not stored.
-            let hot = equal_lanes::<W>(spread, row_of);
-            store_lanes::<W>(
-                yb.as_mut_ptr().cast(),
-                used,
-                mov::<W>(_mm512_setzero_si512(), hot, one),
-            );
-        }
-    }
+    unsafe { by_kind!(T, hardmax_all::<T>(x, y, r, c, inf)) }
 }
 
 /// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: several blocks a window where

@@ -1,0 +1,183 @@
+//! Hardmax of [`super`]'s blocks: blocks of a few rows of floats by [`super::shifted`], the
+//! others by the rows of a tile of blocks (found by [`super::arg_in`]), then the tile's zeros
+//! and ones.
+
+use core::arch::x86_64::{
+    _mm512_castsi128_si512, _mm512_castsi256_si512, _mm512_cvtepi64_epi16, _mm512_cvtepi64_epi32,
+    _mm512_loadu_si512, _mm512_maskz_loadu_epi64, _mm512_setzero_si512,
+};
+
+use super::lanes::{equal_lanes, mov, splat, store_lanes};
+use super::reduce::permute;
+use super::{arg_in, shifted, Plan, FLOAT, HALF};
+use crate::Element;
+
+/// [`super::hardmax_blocks`] for elements of `W` bytes of kind `KIND`: blocks of a few rows
+/// of floats by [`shifted`] where it takes them, the others (and those after its last group)
+/// by [`hardmax_in`].
+///
+/// # Safety
+/// As for [`super::arg_in`].
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) unsafe fn hardmax_all<T: Element, const W: usize, const KIND: u8>(
+    x: &[T],
+    y: &mut [T],
+    r: usize,
+    c: usize,
+    inf: u64,
+) -> usize {
+    let done = if KIND == HALF || KIND == FLOAT {
+        // SAFETY: as the caller's.
+        unsafe { shifted::hardmax_shifted::<T, W, KIND>(x, y, r, c, inf) }
+    } else {
+        0
+    };
+    let size = r * c;
+    let (Some(x), Some(y)) = (x.get(done * size..), y.get_mut(done * size..)) else {
+        return done;
+    };
+    // SAFETY: as the caller's.
+    done + unsafe { hardmax_in::<T, W, KIND>(x, y, r, c, inf) }
+}
+
+/// [`super::hardmax_blocks`] for elements of `W` bytes of kind `KIND`: the rows of a tile of blocks
+/// found by [`super::arg_in`], then the tile's zeros and ones.
+///
+/// # Safety
+/// As for [`super::arg_in`].
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
+    x: &[T],
+    y: &mut [T],
+    r: usize,
+    c: usize,
+    inf: u64,
+) -> usize {
+    let size = r * c;
+    let n = x.len() / size;
+    let packed = Plan::new(W, r, c, true);
+    let one = Plan::new(W, r, c, false);
+    let mut rows = [0i64; 512];
+    let tile = rows.len() / c / packed.p * packed.p;
+    let mut done = 0;
+    while done < n {
+        let count = tile.min(n - done);
+        let (Some(xt), Some(yt), Some(at)) = (
+            x.get(done * size..(done + count) * size),
+            y.get_mut(done * size..(done + count) * size),
+            rows.get_mut(..count * c),
+        ) else {
+            break;
+        };
+        // Whole packed windows, then (the last tile) the blocks after them one a window.
+        let mut got = 0;
+        for plan in [&packed, &one] {
+            let (Some(xp), Some(ap)) = (xt.get(got * size..), at.get_mut(got * c..)) else {
+                break;
+            };
+            // SAFETY: as the caller's.
+            got += unsafe {
+                arg_in::<T, crate::Max, false, W, KIND>(plan, xp, ap, &mut [], r, c, inf)
+            };
+        }
+        if W >= 2 && c <= 8 && size * W <= 64 {
+            if let (Some(ys), Some(rs)) = (yt.get_mut(..got * size), at.get(..got * c)) {
+                // SAFETY: as the caller's; a block is one vector, its rows one.
+                unsafe { one_hot_windows::<T, W>(ys, rs, r, c) };
+            }
+        } else if let Some(zeros) = yt.get_mut(..got * size) {
+            zeros.fill(T::ZERO);
+        }
+        let scalar = if W >= 2 && c <= 8 && size * W <= 64 {
+            0
+        } else {
+            got
+        };
+        for (yb, rb) in yt
+            .chunks_exact_mut(size)
+            .zip(at.chunks_exact(c))
+            .take(scalar)
+        {
+            for (j, &k) in rb.iter().enumerate() {
+                if let Some(o) = yb.get_mut(k as usize * c + j) {
+                    *o = T::ONE;
+                }
+            }
+        }
+        done += got;
+        if got < count {
+            break;
+        }
+    }
+    done
+}
+
+/// The zeros and ones of the blocks of `r` rows of `c` lanes in `y` from each lane's row in
+/// `rows` (`c` a block): each block one masked store, its lanes set where their row is their
+/// lane's.
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL and DQ; `W` is 2, 4 or 8 and `T`'s width; a block (`r · c`
+/// lanes) fits one vector and `c` is at most 8.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn one_hot_windows<T: Element, const W: usize>(
+    y: &mut [T],
+    rows: &[i64],
+    r: usize,
+    c: usize,
+) {
+    let size = r * c;
+    let used = if size >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << size) - 1
+    };
+    // Each lane's row and lane in its block, counted.
+    let (mut row_of, mut lane_of) = ([0u8; 64], [0u8; 64]);
+    let (mut k, mut j) = (0, 0);
+    for (rw, lw) in row_of
+        .chunks_exact_mut(W)
+        .zip(lane_of.chunks_exact_mut(W))
+        .take(size)
+    {
+        rw[0] = k as u8;
+        lw[0] = j as u8;
+        j += 1;
+        if j == c {
+            j = 0;
+            k += 1;
+        }
+    }
+    let mut one = [0u8; 8];
+    T::ONE.write_le(&mut one[..W]);
+    // SAFETY (the loads): 64-byte arrays.
+    let (row_of, lane_of) = unsafe {
+        (
+            _mm512_loadu_si512(row_of.as_ptr().cast()),
+            _mm512_loadu_si512(lane_of.as_ptr().cast()),
+        )
+    };
+    let one = splat::<W>(u64::from_le_bytes(one));
+    let lanes = ((1u32 << c) - 1) as u8;
+    for (yb, rb) in y.chunks_exact_mut(size).zip(rows.chunks_exact(c)) {
+        // SAFETY: `rb` holds `c` rows, `yb` `size` lanes.
+        unsafe {
+            let r64 = _mm512_maskz_loadu_epi64(lanes, rb.as_ptr());
+            let spread = match W {
+                2 => permute::<W>(lane_of, _mm512_castsi128_si512(_mm512_cvtepi64_epi16(r64))),
+                4 => permute::<W>(lane_of, _mm512_castsi256_si512(_mm512_cvtepi64_epi32(r64))),
+                _ => permute::<W>(lane_of, r64),
+            };
+            // Lanes past the block are not stored.
+            let hot = equal_lanes::<W>(spread, row_of);
+            store_lanes::<W>(
+                yb.as_mut_ptr().cast(),
+                used,
+                mov::<W>(_mm512_setzero_si512(), hot, one),
+            );
+        }
+    }
+}
