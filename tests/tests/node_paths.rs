@@ -788,6 +788,27 @@ fn hardmax_many_rows<T: Pool>(seed: u64) {
     }
 }
 
+/// `f64` Hardmax along blocks of two and three rows of sixteen lanes or more (the AVX-512
+/// kernel of shifted rows where the CPU has it, in groups of blocks, the rest after them by
+/// the other kernels): enough blocks for several groups and a tail, without NaN, with one, and
+/// the whole pool.
+#[test]
+fn hardmax_few_rows_f64() {
+    let mut g = Lcg(43);
+    for r in [2, 3] {
+        for inner in [16, 17, 20, 29, 40] {
+            let shape = [1000 / inner + 5, r, inner];
+            let n: usize = shape.iter().product();
+            let x: Vec<f64> = draw(&mut g, n, false);
+            hardmax_case(&x, shape);
+            let mut one_nan = x;
+            one_nan[g.next() as usize % n] = f64::NAN;
+            hardmax_case(&one_nan, shape);
+            hardmax_case(&draw::<f64>(&mut g, n, true), shape);
+        }
+    }
+}
+
 #[test]
 fn hardmax_many_rows_f32() {
     hardmax_many_rows::<f32>(31);

@@ -218,6 +218,26 @@ pub(super) fn arg_blocks<T: Element, D: Direction, const LAST: bool>(
     unsafe { by_kind!(T, arg_all::<T, D, LAST>(x, y, v, r, c, inf)) }
 }
 
+/// Hardmax of each block of `r` rows of `c` lanes (any number) along the rows into `y` (as
+/// long) by [`shifted`] alone: `f32`, `f64`, f16 and bf16 blocks of a few rows, for the whole
+/// groups of blocks from the start of `x` that it takes: their count (0 without AVX-512).
+#[inline(always)]
+pub(super) fn hardmax_few_rows<T: Element>(x: &[T], y: &mut [T], r: usize, c: usize) -> usize {
+    let (w, kind, inf) = kind_of::<T>();
+    if size_of::<T>() != w || isa::level() < isa::AVX512 {
+        return 0;
+    }
+    // SAFETY: AVX-512 F, BW, VL and DQ found; `T` is of the width and kind named.
+    unsafe {
+        match (w, kind) {
+            (2, HALF) => shifted::hardmax_shifted::<T, 2, HALF>(x, y, r, c, inf),
+            (4, FLOAT) => shifted::hardmax_shifted::<T, 4, FLOAT>(x, y, r, c, inf),
+            (8, FLOAT) => shifted::hardmax_shifted::<T, 8, FLOAT>(x, y, r, c, inf),
+            _ => 0,
+        }
+    }
+}
+
 /// Hardmax of each block of `r` rows of `c` lanes along the rows into `y` (a 1 in each lane's
 /// row of its first maximum, NaN winning, 0 elsewhere; `y` as long as `x`), for the whole
 /// blocks of `x`: their count, 0 where this kernel does not take them ([`takes`]).

@@ -325,6 +325,15 @@ pub(crate) fn hardmax_blocks_of<T: Element, const C: usize>(
     vectors::hardmax::<T>(x, y, r, C)
 }
 
+/// Hardmax of the blocks of `r` rows of `inner` lanes (any number) at the start of `x` into `y`
+/// (as long) that the AVX-512 kernel of shifted rows (`thin512::shifted`) takes: floats, two to
+/// four rows (three of `f64`), where the CPU has AVX-512; their count (none with `small-code`
+/// or off x86-64).
+#[inline(always)]
+pub(crate) fn hardmax_few_rows<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) -> usize {
+    vectors::hardmax_few_rows::<T>(x, y, r, inner)
+}
+
 /// The AVX2 kernel of whole-vector windows (`thin_avx2`) where it is built: the blocks it did.
 #[cfg(all(
     target_arch = "x86_64",
@@ -334,7 +343,9 @@ pub(crate) fn hardmax_blocks_of<T: Element, const C: usize>(
 mod vectors {
     use crate::{Direction, Element};
 
-    pub(super) use super::super::thin512::{arg_blocks as arg_only_wide, reduces, takes};
+    pub(super) use super::super::thin512::{
+        arg_blocks as arg_only_wide, hardmax_few_rows, reduces, takes,
+    };
 
     /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
     /// blocks, else the AVX2 one.
@@ -430,6 +441,12 @@ mod vectors {
     /// No blocks.
     #[inline(always)]
     pub(super) fn hardmax<T: Element>(_: &[T], _: &mut [T], _: usize, _: usize) -> usize {
+        0
+    }
+
+    /// No blocks.
+    #[inline(always)]
+    pub(super) fn hardmax_few_rows<T: Element>(_: &[T], _: &mut [T], _: usize, _: usize) -> usize {
         0
     }
 

@@ -87,6 +87,18 @@ pub fn hardmax_blocks<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) {
     {
         return;
     }
+    // f64 blocks of two and three rows: the AVX-512 kernel of shifted rows where the CPU has it
+    // (`[5461, 3, 16]` 0.6x the time of `few` below), every whole group of blocks it takes.
+    #[cfg(not(debug_assertions))]
+    let done = if size_of::<T>() == 8 {
+        kernels::hardmax_few_rows(x, y, r, inner)
+    } else {
+        0
+    };
+    #[cfg(not(debug_assertions))]
+    let (Some(x), Some(y)) = (x.get(done * r * inner..), y.get_mut(done * r * inner..)) else {
+        return;
+    };
     #[cfg(not(debug_assertions))]
     if few(x, y, r, inner) {
         return;

@@ -1,4 +1,4 @@
-//! Hardmax of blocks of two to four rows ([`SHIFTED_ROWS`]) of a few lanes, without finding
+//! Hardmax of blocks of two to four rows ([`SHIFTED_ROWS`]) of any lanes, without finding
 //! the rows first: each vector of lanes is compared with the same lanes a row, two rows, ...
 //! earlier and later in their blocks (masked loads shifted by whole rows), and a lane is the
 //! one of its block's column that wins where it beats every earlier row strictly and is at
@@ -11,7 +11,7 @@
 //! Floats compare as they are (a shifted lane outside its block loads as NaN, which every
 //! compare here passes); f16 and bf16 as the order keys of their bits, written to a buffer
 //! a group at a time (the keys of a lane are then computed once, not once a shift). A group
-//! holding a NaN is done again by the kernel of rows ([`super::hardmax::hardmax_in`]).
+//! holding a NaN is done again by the definition, lane by lane ([`by_definition`]).
 
 use core::arch::x86_64::{
     __m512i, _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_loadu_si512,
@@ -21,34 +21,35 @@ use core::arch::x86_64::{
     _MM_CMPINT_NLE, _MM_CMPINT_NLT,
 };
 
-use super::hardmax::hardmax_in;
 use super::lanes::{has_nan, magnitude, mov, prep, splat, widest};
 use super::HALF;
 use crate::{Element, Max};
 
 /// The most rows a block may have here: a vector is compared with `2 · (r - 1)` shifted loads,
-/// which pays against finding the rows first (`super::hardmax_in`) up to here.
+/// which pays against finding the rows first (`super::hardmax::hardmax_in`) up to here.
 pub(super) const SHIFTED_ROWS: usize = 4;
 
 /// The shifts of a vector: rows `-(SHIFTED_ROWS - 1)` to `-1`, then `1` to `SHIFTED_ROWS - 1`.
 const SHIFTS: usize = 2 * (SHIFTED_ROWS - 1);
 
-/// The most vectors of a group: a period of `r · c / gcd(v, r · c)` vectors (at most 45:
-/// three rows of fifteen lanes against 16 or 32 lanes), periods gathered up to [`GROUP`].
+/// The most vectors of a group: a period of `r · c / gcd(v, r · c)` vectors (45 for three
+/// rows of fifteen lanes against 16 or 32 lanes; longer periods are refused), periods
+/// gathered up to [`GROUP`].
 const MAX_VECTORS: usize = 45;
 
 /// The vectors a group gathers at least (periods of one vector pay a NaN check each else).
 const GROUP: usize = 16;
 
 /// Whether this module takes blocks of `r` rows of `c` lanes of `W` bytes: 2 to
-/// [`SHIFTED_ROWS`] rows (3 of 8 bytes), a row in a vector. Measured on `[n, r, 5]` against
+/// [`SHIFTED_ROWS`] rows (3 of 8 bytes), any lanes (a period of at most [`MAX_VECTORS`]
+/// vectors, checked by [`hardmax_shifted`]). Measured on `[n, r, 5]` against
 /// finding the rows first: 2 to 4 rows 0.4-0.6x the time (`f32`, f16, bf16), `f64` 2 and 3
 /// rows 0.7-0.83x but 4 rows 1.03x; 5 rows 1.0x (`f32`) to 1.3x (`f64`), 6 and 8 rows up to
 /// 2.2x, f16 and bf16 alone gaining there (0.8x at 5 rows).
 #[inline(always)]
 pub(super) fn takes(w: usize, r: usize, c: usize) -> bool {
     let most = if w == 8 { 3 } else { SHIFTED_ROWS };
-    (2..=most).contains(&r) && (1..16).contains(&c) && c * w <= 64 && w >= 2
+    (2..=most).contains(&r) && c >= 1 && w >= 2
 }
 
 /// Hardmax of the whole groups of blocks of `r` rows of `c` lanes from the start of `x` into
@@ -124,15 +125,34 @@ pub(super) unsafe fn hardmax_shifted<T: Element, const W: usize, const KIND: u8>
             }
         };
         if nan {
-            // SAFETY: as the caller's.
-            let redone = unsafe { hardmax_in::<T, W, KIND>(xg, yg, r, c, inf) };
-            if redone < blocks {
-                return done + redone;
-            }
+            by_definition(xg, yg, r, c);
         }
         done += blocks;
     }
     done
+}
+
+/// Hardmax of the blocks of `r` rows of `c` lanes of `x` into `y` by the definition, lane by
+/// lane (a group holding a NaN): a one at each lane's first NaN, else at its first maximum.
+fn by_definition<T: Element>(x: &[T], y: &mut [T], r: usize, c: usize) {
+    for (xb, yb) in x.chunks_exact(r * c).zip(y.chunks_exact_mut(r * c)) {
+        yb.fill(T::ZERO);
+        for j in 0..c {
+            let mut best: Option<(usize, T)> = None;
+            for (k, &e) in xb.iter().skip(j).step_by(c).enumerate() {
+                let wins = match best {
+                    None => true,
+                    Some((_, b)) => !b.is_nan() && (e.is_nan() || e.gt(b)),
+                };
+                if wins {
+                    best = Some((k, e));
+                }
+            }
+            if let Some(o) = best.and_then(|(k, _)| yb.get_mut(k * c + j)) {
+                *o = T::ONE;
+            }
+        }
+    }
 }
 
 /// Shift `i`'s distance in rows for blocks of `r` rows: `-(r - 1)..=-1`, then `1..r`.
