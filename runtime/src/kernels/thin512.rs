@@ -19,6 +19,8 @@
 //!
 //! Hardmax of blocks of two to four rows of floats ([`shifted`]) compares each lane with the
 //! other rows of its block in place, by loads shifted a row, without finding the rows first.
+//! Arg-reductions of blocks of two to four rows of 4- and 8-byte elements may go the same way
+//! ([`arg_shifted`], where measured faster): each lane of a first row against the rows after it.
 
 use core::arch::x86_64::{
     _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
@@ -36,6 +38,7 @@ use lanes::{
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
+mod arg_shifted;
 mod hardmax;
 mod lanes;
 mod reduce;
@@ -251,6 +254,36 @@ pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, c: usiz
     unsafe { by_kind!(T, hardmax_all::<T>(x, y, r, c, inf)) }
 }
 
+/// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: blocks of a few rows of 4- and
+/// 8-byte elements by [`arg_shifted`] where it is faster ([`arg_shifted::prefers`]), the others (and those after its last
+/// group) by [`arg_windows`].
+///
+/// # Safety
+/// As for [`arg_in`].
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn arg_all<T: Element, D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    r: usize,
+    c: usize,
+    inf: u64,
+) -> usize {
+    let done = if arg_shifted::prefers(W, KIND, r, !v.is_empty()) {
+        // SAFETY: as the caller's.
+        unsafe { arg_shifted::arg_shifted::<T, D, LAST, W, KIND>(x, y, v, r, c, inf) }
+    } else {
+        0
+    };
+    let (Some(x), Some(y)) = (x.get(done * r * c..), y.get_mut(done * c..)) else {
+        return done;
+    };
+    let v = v.get_mut(done * c..).unwrap_or_default();
+    // SAFETY: as the caller's.
+    done + unsafe { arg_windows::<T, D, LAST, W, KIND>(x, y, v, r, c, inf) }
+}
+
 /// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: several blocks a window where
 /// they fit, the blocks after the last whole window one a window.
 ///
@@ -258,7 +291,13 @@ pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, c: usiz
 /// As for [`arg_in`].
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn arg_all<T: Element, D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
+unsafe fn arg_windows<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const W: usize,
+    const KIND: u8,
+>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],

@@ -35,10 +35,10 @@ const SHIFTS: usize = 2 * (SHIFTED_ROWS - 1);
 /// The most vectors of a group: a period of `r · c / gcd(v, r · c)` vectors (45 for three
 /// rows of fifteen lanes against 16 or 32 lanes; longer periods are refused), periods
 /// gathered up to [`GROUP`].
-const MAX_VECTORS: usize = 45;
+pub(super) const MAX_VECTORS: usize = 45;
 
 /// The vectors a group gathers at least (periods of one vector pay a NaN check each else).
-const GROUP: usize = 16;
+pub(super) const GROUP: usize = 16;
 
 /// Whether this module takes blocks of `r` rows of `c` lanes of `W` bytes: 2 to
 /// [`SHIFTED_ROWS`] rows (3 of 8 bytes), any lanes (a period of at most [`MAX_VECTORS`]
@@ -167,7 +167,7 @@ const fn shift(i: usize, r: usize) -> isize {
 }
 
 /// The greatest common divisor.
-const fn gcd(mut a: usize, mut b: usize) -> usize {
+pub(super) const fn gcd(mut a: usize, mut b: usize) -> usize {
     while b != 0 {
         (a, b) = (b, a % b);
     }
