@@ -18,7 +18,7 @@ use core::arch::x86_64::{
 
 use super::super::arg_lanes::lane_by_lane;
 use super::lanes::{better, has_nan, load, magnitude, mov, prep, splat, store_lanes, widest};
-use super::shifted::{gcd, GROUP, MAX_VECTORS};
+use super::shifted::{group, MAX_VECTORS};
 use super::FLOAT;
 use crate::{Direction, Element};
 
@@ -72,12 +72,9 @@ pub(super) unsafe fn arg_shifted<
     }
     let lanes = 64 / W;
     let size = r * c;
-    let period = size / gcd(lanes, size);
-    if period > MAX_VECTORS {
+    let Some((period, vectors, blocks)) = group(lanes, size) else {
         return 0;
-    }
-    let vectors = period * GROUP.div_ceil(period).min(MAX_VECTORS / period);
-    let blocks = vectors * lanes / size;
+    };
     let mut n = (x.len() / size).min(y.len() / c);
     if !v.is_empty() {
         n = n.min(v.len() / c);

@@ -38,7 +38,7 @@ const SHIFTS: usize = 2 * (SHIFTED_ROWS - 1);
 pub(super) const MAX_VECTORS: usize = 45;
 
 /// The vectors a group gathers at least (periods of one vector pay a NaN check each else).
-pub(super) const GROUP: usize = 16;
+const GROUP: usize = 16;
 
 /// Whether this module takes blocks of `r` rows of `c` lanes of `W` bytes: 2 to
 /// [`SHIFTED_ROWS`] rows (3 of 8 bytes), any lanes (a period of at most [`MAX_VECTORS`]
@@ -72,14 +72,9 @@ pub(super) unsafe fn hardmax_shifted<T: Element, const W: usize, const KIND: u8>
     }
     let v = 64 / W;
     let size = r * c;
-    let g = gcd(v, size);
-    let period = size / g;
-    if period > MAX_VECTORS {
+    let Some((period, vectors, blocks)) = group(v, size) else {
         return 0;
-    }
-    let vectors = period * GROUP.div_ceil(period).min(MAX_VECTORS / period);
-    let lanes = vectors * v;
-    let blocks = lanes / size;
+    };
     let masks = Masks::new(v, r, c, period);
     // The shifts' offsets in lanes (unused ones past `r - 1` never loaded).
     let mut offsets = [0isize; SHIFTS];
@@ -166,8 +161,20 @@ const fn shift(i: usize, r: usize) -> isize {
     }
 }
 
+/// The group of blocks of `size` lanes in vectors of `v` lanes: its period (the vectors after
+/// which the lanes' rows repeat), its vectors (whole periods, at least [`GROUP`] where the
+/// table holds them) and its blocks; none where a period is over [`MAX_VECTORS`].
+pub(super) fn group(v: usize, size: usize) -> Option<(usize, usize, usize)> {
+    let period = size / gcd(v, size);
+    if period > MAX_VECTORS {
+        return None;
+    }
+    let vectors = period * GROUP.div_ceil(period).min(MAX_VECTORS / period);
+    Some((period, vectors, vectors * v / size))
+}
+
 /// The greatest common divisor.
-pub(super) const fn gcd(mut a: usize, mut b: usize) -> usize {
+const fn gcd(mut a: usize, mut b: usize) -> usize {
     while b != 0 {
         (a, b) = (b, a % b);
     }
