@@ -92,32 +92,24 @@ pub(super) unsafe fn hardmax_shifted<T: Element, const W: usize, const KIND: u8>
     ) {
         // SAFETY: as the caller's; `xg` and `yg` are `vectors` whole vectors.
         let nan = unsafe {
-            if KIND == HALF {
+            // The compared lanes: f16/bf16 keys written to `keys`, or the floats themselves.
+            let (src, nan): (*const u8, bool) = if KIND == HALF {
                 let nan = half_keys::<W, KIND>(xg.as_ptr().cast(), &mut keys, vectors, inf);
-                let src = keys.as_ptr().cast();
-                by_rows::<W>(
-                    src,
-                    yg.as_mut_ptr().cast(),
-                    &masks,
-                    &offsets,
-                    r,
-                    vectors,
-                    one,
-                );
-                nan
+                (keys.as_ptr().cast(), nan)
             } else {
                 let src = xg.as_ptr().cast();
-                by_rows::<W>(
-                    src,
-                    yg.as_mut_ptr().cast(),
-                    &masks,
-                    &offsets,
-                    r,
-                    vectors,
-                    one,
-                );
-                float_nan::<W, KIND>(src, vectors, inf)
-            }
+                (src, float_nan::<W, KIND>(src, vectors, inf))
+            };
+            by_rows::<W>(
+                src,
+                yg.as_mut_ptr().cast(),
+                &masks,
+                &offsets,
+                r,
+                vectors,
+                one,
+            );
+            nan
         };
         if nan {
             by_definition(xg, yg, r, c);
