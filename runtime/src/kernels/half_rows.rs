@@ -242,14 +242,24 @@ pub(super) fn fold_half<D: Direction>(acc: u16, row: &[u16], inf: i16) -> u16 {
     if nan_bits(acc, inf) || row.is_empty() {
         return acc;
     }
-    let (chunks, rest) = row.as_chunks::<KL>();
-    let mut s = Summary::of(&[acc; KL]);
-    for ch in chunks {
-        s.add(ch);
-    }
-    let mut t = s.total();
-    for &v in rest {
-        t.add(&[v]);
+    let mut t = Summary::of(&[acc]);
+    match wide_summary(row) {
+        Some((smax, smin, umax)) => {
+            t.smax[0] = t.smax[0].max(smax);
+            t.smin[0] = t.smin[0].min(smin);
+            t.umax[0] = t.umax[0].max(umax);
+        }
+        None => {
+            let (chunks, rest) = row.as_chunks::<KL>();
+            let mut s = Summary::of(&[acc; KL]);
+            for ch in chunks {
+                s.add(ch);
+            }
+            t = s.total();
+            for &v in rest {
+                t.add(&[v]);
+            }
+        }
     }
     match t.extreme::<D>(0, inf) {
         Some(e) => {
@@ -267,6 +277,28 @@ pub(super) fn fold_half<D: Direction>(acc: u16, row: &[u16], inf: i16) -> u16 {
             .unwrap_or(acc),
     }
 }
+
+/// The summary of `row` across its elements (`smax`, `smin`, `umax` of [`Summary`]) by the
+/// AVX2 kernel, where the CPU has it and the row is long enough to gain ([`WIDE_FROM`]);
+/// `None` otherwise (off x86-64 and with `small-code` always).
+#[inline(always)]
+fn wide_summary(row: &[u16]) -> Option<(i16, i16, u16)> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if row.len() >= WIDE_FROM && super::rows_f32::avx2::available() {
+        // SAFETY: `available` found AVX2.
+        return unsafe { super::half_avx2::row_summary(row) };
+    }
+    let _ = row;
+    None
+}
+
+/// Rows from which [`fold_half`] takes the AVX2 summary.
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+const WIDE_FROM: usize = 64;
 
 /// Rows of the short-row reduction of f16 or bf16 ([`reduce_rows_short_half`]) whose keys are
 /// kept together before their results are written.
@@ -437,76 +469,4 @@ pub(super) fn hardmax_row_half(x: &[u16], y: &mut [u16], inf: i16, one: u16) {
 }
 
 #[cfg(test)]
-mod tests {
-    extern crate std;
-    use super::*;
-    use crate::{bf16, f16, Max, Min};
-
-    #[test]
-    fn keys_round_trip_and_keep_the_order() {
-        for bits in 0..=u16::MAX {
-            for (v, back) in [
-                (
-                    f16::from_bits(bits).to_f32(),
-                    f16::from_bits(bits_of(key(bits))).to_f32(),
-                ),
-                (
-                    bf16::from_bits(bits).to_f32(),
-                    bf16::from_bits(bits_of(key(bits))).to_f32(),
-                ),
-            ] {
-                if !v.is_nan() {
-                    // Every number comes back (a -0 as +0, which compares equal).
-                    assert_eq!(v, back, "bits {bits:#06x}");
-                }
-            }
-            let (a, b) = (
-                f16::from_bits(bits),
-                f16::from_bits(bits.wrapping_mul(40503)),
-            );
-            if !a.is_nan() && !b.is_nan() {
-                assert_eq!(key(bits) > key(b.to_bits()), a > b, "{bits:#06x}");
-                assert_eq!(key(bits) == key(b.to_bits()), a == b, "{bits:#06x}");
-            }
-            assert_eq!(nan_bits(bits, 0x7c00), a.is_nan());
-            assert_eq!(nan_bits(bits, 0x7f80), bf16::from_bits(bits).is_nan());
-        }
-        // The keys straight from a summary are the keys of its extremes, both directions.
-        let mut g = 0x9e37_79b9_u32;
-        for _ in 0..2000 {
-            let mut ch = [0u16; 8];
-            for c in &mut ch {
-                g = g.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                *c = (g >> 16) as u16;
-            }
-            let s = Summary::of(&ch);
-            let (e, k) = (s.extremes::<Max>(), s.extreme_keys::<Max>());
-            assert!(e.iter().zip(&k).all(|(&e, &k)| key(e) == k), "{ch:?}");
-            let (e, k) = (s.extremes::<Min>(), s.extreme_keys::<Min>());
-            assert!(e.iter().zip(&k).all(|(&e, &k)| key(e) == k), "{ch:?}");
-            let mut t = Summary::of(&[ch[0]; 8]);
-            for &c in &ch[1..] {
-                t.add(&[c; 8]);
-            }
-            let nan = ch.iter().any(|&b| nan_bits(b, 0x7c00));
-            assert_eq!(t.any_nan(0x7c00), nan, "{ch:?}");
-            let finite: std::vec::Vec<f32> =
-                ch.iter().map(|&b| f16::from_bits(b).to_f32()).collect();
-            if !nan {
-                let max = finite.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                let min = finite.iter().copied().fold(f32::INFINITY, f32::min);
-                assert_eq!(f16::from_bits(t.extremes::<Max>()[0]).to_f32(), max);
-                assert_eq!(f16::from_bits(t.extremes::<Min>()[0]).to_f32(), min);
-            }
-        }
-        let h = |v: f32| f16::from_f32(v).to_bits();
-        let x = [h(1.0), h(f32::NAN), h(3.0), (-f16::NAN).to_bits()];
-        assert_eq!(arg_row_half::<Max, false>(&x, 0x7c00), 1);
-        assert_eq!(arg_row_half::<Min, true>(&x, 0x7c00), 3);
-        assert_eq!(fold_half::<Max>(h(-1.0), &x, 0x7c00), x[1]);
-        let y = [h(-0.0), h(0.0), h(-2.0)];
-        assert_eq!(arg_row_half::<Max, true>(&y, 0x7c00), 1);
-        assert_eq!(arg_row_half::<Max, false>(&y, 0x7c00), 0);
-        assert_eq!(fold_half::<Min>(h(f32::INFINITY), &y, 0x7c00), h(-2.0));
-    }
-}
+mod tests;
