@@ -195,6 +195,47 @@ pub(super) unsafe fn row_summary(x: &[u16]) -> Option<(i16, i16, u16)> {
     Some((lanes_max(s.smax), smin, umax.cast_unsigned()))
 }
 
+/// The index of the first element of `x` (the last, with `LAST`) whose bits under `mask` are
+/// `want`, sixteen elements a step; the elements past the last whole sixteen one by one.
+///
+/// # Safety
+/// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn find_bits<const LAST: bool>(x: &[u16], want: u16, mask: u16) -> Option<usize> {
+    let (sixteens, rest) = x.as_chunks::<16>();
+    let at = rest.len().min(x.len());
+    let one = |b: &u16| *b & mask == want;
+    #[allow(clippy::cast_possible_wrap)]
+    let (w, m) = (
+        _mm256_set1_epi16(want as i16),
+        _mm256_set1_epi16(mask as i16),
+    );
+    // (Loops, not iterator closures over the chunks: a closure does not take the function's
+    // target features.)
+    if LAST {
+        if let Some(i) = rest.iter().rposition(one) {
+            return Some(x.len() - at + i);
+        }
+        let mut c = sixteens.len();
+        while c > 0 {
+            c -= 1;
+            let bits = hit(sixteens.get(c)?, m, w);
+            if bits != 0 {
+                return Some(c * 16 + (31 - bits.leading_zeros() as usize) / 2);
+            }
+        }
+        return None;
+    }
+    for (c, v) in sixteens.iter().enumerate() {
+        let bits = hit(v, m, w);
+        if bits != 0 {
+            return Some(c * 16 + bits.trailing_zeros() as usize / 2);
+        }
+    }
+    rest.iter().position(one).map(|i| x.len() - at + i)
+}
+
 /// The largest of the sixteen signed lanes of `v`.
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 #[inline]
@@ -270,28 +311,8 @@ pub(super) unsafe fn hardmax_row(x: &[u16], y: &mut [u16], inf: i16, one: u16) -
     } else {
         (0, 0x7fff)
     };
-    #[allow(clippy::cast_possible_wrap)]
-    let (want, mask) = (
-        _mm256_set1_epi16(want as i16),
-        _mm256_set1_epi16(mask as i16),
-    );
-    // (Loops, not iterator closures: a closure does not take the function's target features
-    // and was not inlined, 1.3x slower.)
-    let (sixteens, _) = x.as_chunks::<16>();
-    let mut at = None;
-    for (c, v) in sixteens.iter().enumerate() {
-        let bits = hit(v, mask, want);
-        if bits != 0 {
-            at = Some(c * 16 + bits.trailing_zeros() as usize / 2);
-            break;
-        }
-    }
-    if at.is_none() {
-        let bits = hit(tail, mask, want);
-        if bits != 0 {
-            at = Some(x.len() - 16 + bits.trailing_zeros() as usize / 2);
-        }
-    }
+    // SAFETY: the caller's CPU has AVX2.
+    let at = unsafe { find_bits::<false>(x, want, mask) };
     match at.and_then(|at| y.get_mut(at)) {
         Some(o) => {
             *o = one;

@@ -405,6 +405,11 @@ fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
     y: &mut [u16],
     inf: i16,
 ) -> Option<(i16, usize)> {
+    if !CLEAR {
+        if let Some(found) = wide_part_best::<D, LAST>(x, inf) {
+            return found;
+        }
+    }
     let (chunks, rest) = x.as_chunks::<KL>();
     let mut pad = [*x.first()?; KL];
     for (p, &v) in pad.iter_mut().zip(rest) {
@@ -428,7 +433,7 @@ fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
     }
     let e = s.total().extreme::<D>(0, inf)?;
     let best = key(e);
-    // The elements equal to the extreme: its bits, or either zero.
+    // The elements equal to the extreme: its bits, or either zero (as in `wide_part_best`).
     let zero = mag(e) == 0;
     let hit = |b: u16| if zero { mag(b) == 0 } else { b == e };
     let any = |ch: &[u16; KL]| ch.iter().fold(false, |h, &b| h | hit(b));
@@ -456,6 +461,39 @@ fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
         }
     };
     Some((best, found.unwrap_or(0)))
+}
+
+/// [`part_best`] (without clearing) by the AVX2 summary and search, where the CPU has AVX2 and
+/// the part is long enough ([`WIDE_FROM`]): `None` where it does not apply (off x86-64 and with
+/// `small-code` always).
+#[inline(always)]
+fn wide_part_best<D: Direction, const LAST: bool>(
+    x: &[u16],
+    inf: i16,
+) -> Option<Option<(i16, usize)>> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if x.len() >= WIDE_FROM && super::rows_f32::avx2::available() {
+        // SAFETY: `available` found AVX2.
+        let (smax, smin, umax) = unsafe { super::half_avx2::row_summary(x) }?;
+        let Some(e) = extreme_of::<D>(smax, smin, umax, inf) else {
+            return Some(None);
+        };
+        // The elements equal to the extreme: its bits, or either zero.
+        let (want, mask) = if mag(e) == 0 {
+            (0, 0x7fff)
+        } else {
+            (e, 0xffff)
+        };
+        // SAFETY: `available` found AVX2.
+        let at = unsafe { super::half_avx2::find_bits::<LAST>(x, want, mask) };
+        return Some(Some((key(e), at.unwrap_or(0))));
+    }
+    let _ = (x, inf, core::marker::PhantomData::<D>);
+    None
 }
 
 /// Hardmax of an f16 or bf16 row (`one`: the bits of 1): zeros, then a 1 at the first maximum

@@ -147,3 +147,97 @@ fn fold_half_matches_the_contract() {
         );
     }
 }
+
+/// `arg_row_half` over rows of one part and several ([`PART`]), under and over [`WIDE_FROM`],
+/// by the AVX2 summary and search and by SSE2 alone, against the definition (`naive_arg`):
+/// the first (last) extreme, ties of either zero, a NaN winning (the first or the last).
+#[test]
+fn arg_row_half_matches_the_definition() {
+    use crate::kernels::rows_f32::avx2::SSE2_ONLY;
+    use crate::kernels::test_util::{f16s, naive_arg, Lcg};
+    let mut g = Lcg(11);
+    for sse2 in [false, true] {
+        SSE2_ONLY.with(|c| c.set(sse2));
+        for n in [1, 17, 63, 64, 65, 100, 1000, 1024, 1025, 2049, 3000] {
+            for case in 0..8 {
+                // Pool values (ties, zeros, infinities) or any bits; NaN in some rows.
+                let nan = case % 4 == 0;
+                let mut row: std::vec::Vec<u16> = (0..n)
+                    .map(|_| {
+                        if case % 2 == 0 {
+                            f16s(&mut g, nan).to_bits()
+                        } else {
+                            g.next() as u16
+                        }
+                    })
+                    .collect();
+                if !nan {
+                    // (An f16 NaN's magnitude range holds bf16's.)
+                    row.iter_mut()
+                        .filter(|v| nan_bits(**v, 0x7c00))
+                        .for_each(|v| *v = 0);
+                }
+                let hs: std::vec::Vec<f16> = row.iter().map(|&b| f16::from_bits(b)).collect();
+                let bs: std::vec::Vec<bf16> = row.iter().map(|&b| bf16::from_bits(b)).collect();
+                let ctx = std::format!("{n} elements, case {case}, sse2 {sse2}");
+                let f = 0x7c00;
+                let b = 0x7f80;
+                assert_eq!(
+                    arg_row_half::<Max, false>(&row, f),
+                    naive_arg::<f16, Max>(&hs, false),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    arg_row_half::<Max, true>(&row, f),
+                    naive_arg::<f16, Max>(&hs, true),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    arg_row_half::<Min, false>(&row, f),
+                    naive_arg::<f16, Min>(&hs, false),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    arg_row_half::<Min, true>(&row, f),
+                    naive_arg::<f16, Min>(&hs, true),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    arg_row_half::<Max, false>(&row, b),
+                    naive_arg::<bf16, Max>(&bs, false),
+                    "{ctx}"
+                );
+                assert_eq!(
+                    arg_row_half::<Min, true>(&row, b),
+                    naive_arg::<bf16, Min>(&bs, true),
+                    "{ctx}"
+                );
+            }
+        }
+        // Placed extremes: one, or two tied (either zero, or the same bits), at the start, the
+        // middle, the last whole sixteen and the elements past it.
+        let h = |v: f32| f16::from_f32(v).to_bits();
+        for n in [17, 40, 64, 65, 79, 1000, 1030] {
+            for (top, twin) in [(h(2.0), h(2.0)), (h(0.0), h(-0.0)), (h(-0.0), h(0.0))] {
+                for (i, j) in [
+                    (0, 0),
+                    (n / 2, n - 1),
+                    (n - 17, n - 2),
+                    (n - 1, n - 1),
+                    (1, n - 3),
+                ] {
+                    let mut row = std::vec![h(-1.0); n];
+                    row[i] = top;
+                    row[j] = twin;
+                    let ctx = std::format!("{n} elements, at {i} and {j}, sse2 {sse2}");
+                    assert_eq!(arg_row_half::<Max, false>(&row, 0x7c00), i, "{ctx}");
+                    assert_eq!(arg_row_half::<Max, true>(&row, 0x7c00), j, "{ctx}");
+                    let neg: std::vec::Vec<u16> = row.iter().map(|b| b ^ 0x8000).collect();
+                    assert_eq!(arg_row_half::<Min, false>(&neg, 0x7f80), i, "{ctx}");
+                    assert_eq!(arg_row_half::<Min, true>(&neg, 0x7f80), j, "{ctx}");
+                }
+            }
+        }
+    }
+    SSE2_ONLY.with(|c| c.set(false));
+}
