@@ -157,6 +157,7 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
     start: usize,
     end: usize,
 ) -> bool {
+    crate::kernels::shared::align_frame();
     let w = 8 * V;
     let n = end.saturating_sub(start);
     if n < w || inner == 0 || x.len() < inner || x.len() / inner > u32::MAX as usize {

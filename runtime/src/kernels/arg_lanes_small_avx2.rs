@@ -203,6 +203,7 @@ unsafe fn arg_in<K: Lanes, D: Direction, const LAST: bool, T: Element>(
     r: usize,
     inner: usize,
 ) -> bool {
+    crate::kernels::shared::align_frame();
     let (Some(xb), Some(plan)) = (bytes(x), Plan::of(inner * K::SIZE, r, K::SIZE)) else {
         return false;
     };
@@ -360,6 +361,7 @@ unsafe fn tile<K: Lanes, D: Direction, const LAST: bool, T: Element, const N: us
     (y, v): (&mut [i64], &mut [T]),
     top: &mut __m256i,
 ) -> bool {
+    crate::kernels::shared::align_frame();
     let lanes = 32 / K::SIZE;
     let groups = b.supers.div_ceil(b.group);
     if groups == 1 && b.plan.read != Read::Supers {

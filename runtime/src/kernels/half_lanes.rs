@@ -225,6 +225,7 @@ unsafe fn arg_tile_half_avx2<D: Direction, const LAST: bool, const TILE: usize>(
     end: usize,
     inf: i16,
 ) -> bool {
+    crate::kernels::shared::align_frame();
     arg_tile::<D, LAST, TILE>(x, out, inner, start, end, inf)
 }
 

@@ -71,6 +71,7 @@ unsafe fn blocks_in<K: Lanes, T: Element>(
     inner: usize,
     one: i16,
 ) -> bool {
+    crate::kernels::shared::align_frame();
     let Some(xb) = bytes(x) else {
         return false;
     };

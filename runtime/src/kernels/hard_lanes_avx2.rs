@@ -109,6 +109,7 @@ pub(super) const fn takes(rows: usize, inner: usize) -> bool {
 /// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn hardmax_blocks(x: &[f32], y: &mut [f32], rows: usize, inner: usize) -> bool {
+    crate::kernels::shared::align_frame();
     let Some(block) = rows.checked_mul(inner) else {
         return false;
     };

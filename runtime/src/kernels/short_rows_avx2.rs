@@ -111,6 +111,7 @@ unsafe fn reduce_in<K: Lanes, D: Direction, T: Element>(y: &mut [T], x: &[T], n:
     let Some(xb) = bytes(x) else {
         return 0;
     };
+    super::shared::align_frame();
     let block = Block::<K>::new::<D>(n);
     let (l, row) = (K::LANES, n * K::SIZE);
     let count = blocks(l, row, (x.len() / n).min(y.len()), xb.len());

@@ -336,6 +336,7 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
     c: usize,
     inf: u64,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     let size = r * c;
     let mut n = (x.len() / size).min(y.len() / c);
     if !v.is_empty() {

@@ -68,6 +68,7 @@ pub(in crate::kernels) unsafe fn arg_rows<
     v: &mut [f32],
     n: usize,
 ) {
+    crate::kernels::shared::align_frame();
     if !(MIN_ROW..=super::MAX_ROW).contains(&n) {
         return;
     }

@@ -57,6 +57,7 @@ pub(in crate::kernels) unsafe fn arg_columns<
     ones: Ones<'_, HARD>,
     n: usize,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     match n {
         3 => groups::<D, LAST, VALUES, I, HARD, 3>(x, y, v, ones),
         4 => groups::<D, LAST, VALUES, I, HARD, 4>(x, y, v, ones),
@@ -84,6 +85,7 @@ fn groups<
     v: &mut [f32],
     mut ones: Ones<'_, HARD>,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     // Group `q` reads up to `(8q + 7)N + W`: the groups whose reads stay within `x`.
     let w = if N <= 4 { 4 } else { 8 };
     let reach = x

@@ -54,6 +54,7 @@ pub(in crate::kernels) unsafe fn arg_eights512<
     v: &mut [f32],
     n: usize,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     match n.div_ceil(16) {
         _ if n < MIN_ROW => 0,
         1 => groups::<D, LAST, VALUES, I, 1>(x, y, v, n),

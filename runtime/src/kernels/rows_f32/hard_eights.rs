@@ -50,6 +50,7 @@ pub(in crate::kernels) unsafe fn hardmax_eights<const N: usize>(
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn groups<const K: usize, const N: usize>(x: &[f32], mut ones: Ones<'_, true>, n: usize) -> usize {
+    crate::kernels::shared::align_frame();
     let n = if N == 0 { n } else { N };
     if !(MIN_ROW..=MAX_ROW).contains(&n) || n.div_ceil(8) != K || ones.n() != n {
         return 0;

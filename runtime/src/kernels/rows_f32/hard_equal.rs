@@ -260,6 +260,7 @@ const CALM_MAX: usize = 256;
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 unsafe fn by_positions<const N: usize>(x: &[f32], y: &mut [f32], n: usize) {
+    crate::kernels::shared::align_frame();
     let mut done = 0;
     if n <= EIGHTS_MAX {
         // SAFETY: the caller's.
@@ -390,6 +391,7 @@ unsafe fn total(count: __m256i) -> i64 {
 #[inline(never)]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn mend(gx: &[f32], gy: &mut [f32], shape: Shape) {
+    crate::kernels::shared::align_frame();
     let n = shape.n;
     for (row, out) in gx.chunks_exact(n).zip(gy.chunks_exact_mut(n)) {
         // SAFETY: `row` holds `n` elements; AVX2 is this function's. Without a NaN, every

@@ -36,6 +36,7 @@ pub(in crate::kernels) unsafe fn hardmax_rows_one<const N: usize>(
     y: &mut [f32],
     n: usize,
 ) -> bool {
+    crate::kernels::shared::align_frame();
     let n = if N == 0 { n } else { N };
     if n < 8 || x.len() != y.len() {
         return false;

@@ -40,6 +40,7 @@ pub(in crate::kernels) unsafe fn arg_long_rows<
     v: &mut [f32],
     n: usize,
 ) {
+    crate::kernels::shared::align_frame();
     if n <= super::MAX_ROW {
         return;
     }

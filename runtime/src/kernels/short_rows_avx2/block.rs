@@ -208,6 +208,7 @@ pub(super) unsafe fn tree<K: Lanes, D: Direction, P: Pairs>(
     x: &[u8],
     nan: &mut __m256i,
 ) -> __m256i {
+    crate::kernels::shared::align_frame();
     // Pair `i` takes rows `i` and `i + lanes / 2`: the tree keeps the pairs' order, the
     // first rows in the low halves, the second in the high. Written out call by call rather
     // than in loops over small arrays: inlined into a large caller, the loops were sometimes

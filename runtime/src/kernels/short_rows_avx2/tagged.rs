@@ -345,6 +345,7 @@ where
     T: Element,
     I: Index,
 {
+    crate::kernels::shared::align_frame();
     let Some(xb) = super::bytes(x) else {
         return 0;
     };

@@ -27,6 +27,7 @@ pub(super) unsafe fn hardmax_all<T: Element, const W: usize, const KIND: u8>(
     c: usize,
     inf: u64,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     let done = if KIND == HALF || KIND == FLOAT {
         // SAFETY: as the caller's.
         unsafe { shifted::hardmax_shifted::<T, W, KIND>(x, y, r, c, inf) }

@@ -137,6 +137,7 @@ unsafe fn reduce_in<T: Element, D: Direction, const W: usize, const KIND: u8>(
     c: usize,
     inf: u64,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     let size = r * c;
     let n = (x.len() / size).min(y.len() / c);
     let q = (64 / W / c).min(r);
