@@ -6,6 +6,10 @@
 //!
 //! - With `small-code`, no kernel may take more than 1 KiB of stack, at either opt-level; nor
 //!   may the firmware example's entry points (`examples/firmware`, opt-level "s").
+//! - Without `small-code`, no runtime function may store more than a few 32- or 64-byte vector
+//!   registers to the stack by unaligned moves without realigning its frame
+//!   (`shared::align_frame`): such a spill lands across two cache lines or not by how its
+//!   callers' frames fall, and stalls every reload when it does.
 //! - The README's table (between the `kernel-stack` markers) is what this measures. The figures
 //!   depend on the compiler: they are compared when the `rustc` the table names is the one in
 //!   use, and rewritten with `UPDATE_STACK_TABLE=1`. Print them with
@@ -206,6 +210,30 @@ fn measure_firmware() -> BTreeMap<String, u64> {
     entries
 }
 
+/// Unaligned vector spills a runtime function may make without realigning its frame: a few
+/// outside its loops cost little.
+const SPILLS_ALLOWED: usize = 4;
+
+/// The runtime's functions (by demangled-ish name and config) that store more than
+/// [`SPILLS_ALLOWED`] vector registers to the stack by unaligned moves and do not realign
+/// their frame.
+fn unaligned_spills(funcs: &BTreeMap<String, frames::Func>, config: Config) -> Vec<String> {
+    funcs
+        .iter()
+        .filter(|(name, f)| {
+            name.contains("onnx_aot") && !f.realigned && f.unaligned_spills.len() > SPILLS_ALLOWED
+        })
+        .map(|(name, f)| {
+            format!(
+                "{name} (opt-level {}): {} spills, first {}",
+                config.opt,
+                f.unaligned_spills.len(),
+                f.unaligned_spills.first().map_or("", String::as_str)
+            )
+        })
+        .collect()
+}
+
 /// Worst-case stack of every entry point (by its name without `stack_`) in each config.
 fn measure() -> BTreeMap<String, [u64; 4]> {
     let mut table: BTreeMap<String, [u64; 4]> = BTreeMap::new();
@@ -220,8 +248,12 @@ fn measure() -> BTreeMap<String, [u64; 4]> {
             .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
+    let mut spilling = Vec::new();
     for (c, dump) in dumps {
         let funcs = frames::parse(&dump);
+        if !CONFIGS[c].small_code {
+            spilling.extend(unaligned_spills(&funcs, CONFIGS[c]));
+        }
         let aliases = frames::aliases(&dump);
         let mut found = 0;
         let names = funcs.keys().chain(aliases.keys());
@@ -237,6 +269,13 @@ fn measure() -> BTreeMap<String, [u64; 4]> {
             "every entry point is in the object"
         );
     }
+    assert_eq!(
+        spilling,
+        Vec::<String>::new(),
+        "runtime functions that spill {SPILLS_ALLOWED}+ vector registers to the stack by \
+         unaligned moves without realigning their frame (a spill across two cache lines stalls \
+         each reload, by how the callers' frames fall): call `shared::align_frame()` first in them"
+    );
     table
 }
 

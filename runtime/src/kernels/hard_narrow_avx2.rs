@@ -27,6 +27,7 @@ const GROUP_BYTES: usize = 16 * 1024;
 /// The CPU must have AVX2 (`rows_f32::avx2::available` checks it and more).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn hardmax_narrow(x: &[f32], y: &mut [f32], c: usize, w: usize) -> bool {
+    crate::kernels::shared::align_frame();
     let k = w.checked_div(c).unwrap_or(0);
     if k == 0
         || !w.is_multiple_of(c)

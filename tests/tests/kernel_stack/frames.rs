@@ -20,6 +20,11 @@ pub struct Func {
     /// Instructions the measure cannot follow: calls through a register, `%rsp` moved by a
     /// register amount.
     pub unknown: Vec<String>,
+    /// Whether it realigns its frame (`and $-N,%rsp`).
+    pub realigned: bool,
+    /// Its stores of a 32- or 64-byte vector register to the stack by an unaligned move (a
+    /// spill whose slot is only as aligned as the caller left `%rsp`).
+    pub unaligned_spills: Vec<String>,
     /// Call and jump targets objdump resolved inside the object (tail call or not), kept only
     /// if they name a function.
     local: Vec<(bool, String)>,
@@ -100,6 +105,9 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
         }
         // A probe loop starts right after the `mov`: only the next instruction counts.
         let probe_from = probe_reg.take();
+        if unaligned_vector_spill(mnemonic, operands) {
+            f.unaligned_spills.push(format!("{mnemonic} {operands}"));
+        }
         match mnemonic {
             "push" | "pushq" => f.frame += 8,
             "sub" | "add" if operands.ends_with(",%rsp") => {
@@ -121,7 +129,10 @@ pub fn parse(disassembly: &str) -> BTreeMap<String, Func> {
             }
             "and" if operands.ends_with(",%rsp") => match immediate(operands) {
                 // Realignment: up to `align - 1` bytes more.
-                Some(mask) => f.frame += mask.wrapping_neg().saturating_sub(1),
+                Some(mask) => {
+                    f.frame += mask.wrapping_neg().saturating_sub(1);
+                    f.realigned = true;
+                }
                 None => f.unknown.push(format!("{mnemonic} {operands}")),
             },
             "mov" if operands.starts_with("%rsp,%") => {
@@ -275,6 +286,17 @@ fn relocation(line: &str) -> Option<&str> {
             .find_map(|p| section.strip_prefix(p))
             .unwrap_or(section),
     )
+}
+
+/// Whether an instruction stores a `ymm`/`zmm` register to a `%rsp`-relative slot by an
+/// unaligned move (`vmovups %ymm3,0x60(%rsp)`; aligned moves fault rather than split).
+fn unaligned_vector_spill(mnemonic: &str, operands: &str) -> bool {
+    let unaligned = matches!(
+        mnemonic,
+        "vmovups" | "vmovupd" | "vmovdqu" | "vmovdqu8" | "vmovdqu16" | "vmovdqu32" | "vmovdqu64"
+    );
+    let wide = operands.starts_with("%ymm") || operands.starts_with("%zmm");
+    unaligned && wide && operands.ends_with("(%rsp)")
 }
 
 /// `  a:\tsub    $0x8c8,%rsp` gives (`sub`, `$0x8c8,%rsp`).
@@ -432,4 +454,36 @@ fn frames_calls_and_tail_calls_add_up() {
     assert!(funcs["h"].calls.contains("memset"));
     assert!(!funcs["h"].calls.contains("helper"));
     assert_eq!(funcs["h"].unknown, ["call *%rbx"]);
+}
+
+#[test]
+fn unaligned_vector_spills_and_realignment_are_seen() {
+    let funcs = parse(
+        "\
+0000000000000000 <spills>:
+       0:\tsub    $0x88,%rsp
+       7:\tvmovups %ymm3,0x60(%rsp)
+       d:\tvmovdqu64 %zmm1,(%rsp)
+      14:\tvmovdqu 0x60(%rsp),%ymm3
+      1a:\tvmovdqu %ymm2,(%rdi)
+      1e:\tret
+
+0000000000000000 <aligned>:
+       0:\tpush   %rbp
+       1:\tmov    %rsp,%rbp
+       4:\tand    $0xffffffffffffffc0,%rsp
+       8:\tsub    $0x80,%rsp
+       f:\tvmovaps %ymm3,0x60(%rsp)
+      15:\tvmovups %xmm0,0x10(%rsp)
+      1b:\tret
+",
+    );
+    assert_eq!(
+        funcs["spills"].unaligned_spills,
+        ["vmovups %ymm3,0x60(%rsp)", "vmovdqu64 %zmm1,(%rsp)"]
+    );
+    assert!(!funcs["spills"].realigned);
+    assert!(funcs["aligned"].realigned);
+    assert!(funcs["aligned"].unaligned_spills.is_empty());
+    assert_eq!(funcs["aligned"].frame, 8 + 0x3f + 0x80);
 }

@@ -65,6 +65,7 @@ pub(in crate::kernels) unsafe fn arg_eights<
     v: &mut [f32],
     n: usize,
 ) -> usize {
+    crate::kernels::shared::align_frame();
     // Rows of 17 to 64 in 64-byte vectors where the CPU has AVX-512.
     #[cfg(not(feature = "small-code"))]
     if (super::eights512::MIN_ROW..=super::eights512::MAX_ROW).contains(&n)

@@ -63,6 +63,7 @@ impl<K: Lanes, C: Lanes> Tagged<K, C> {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn new<D: Direction, const LAST: bool>(n: usize) -> Self {
+        crate::kernels::shared::align_frame();
         debug_assert!(C::SIZE == 2 * K::SIZE && !C::SIGNED && n <= Self::TOP + 1);
         let forward = D::IS_MIN != LAST;
         let (per, l) = (16 / K::SIZE, K::LANES);
