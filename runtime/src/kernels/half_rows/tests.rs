@@ -72,6 +72,25 @@ fn keys_round_trip_and_keep_the_order() {
     assert_eq!(fold_half::<Min>(h(f32::INFINITY), &y, 0x7c00), h(-2.0));
 }
 
+/// A test row of `n` bits: pool values (ties, zeros, infinities) or, for odd `case`s, any
+/// bits; NaN (of f16 or bf16) only with `nan`.
+fn test_row(
+    g: &mut crate::kernels::test_util::Lcg,
+    n: usize,
+    case: usize,
+    nan: bool,
+) -> std::vec::Vec<u16> {
+    use crate::kernels::test_util::f16s;
+    (0..n)
+        .map(|_| match case % 2 {
+            0 => f16s(g, nan).to_bits(),
+            _ => g.next() as u16,
+        })
+        // (An f16 NaN's magnitude range holds bf16's.)
+        .map(|b| if !nan && nan_bits(b, 0x7c00) { 0 } else { b })
+        .collect()
+}
+
 /// `fold_half` of f16 and bf16 rows of every length class (under and over the AVX2
 /// summary's sixteen and [`WIDE_FROM`], a tail past whole chains), by the AVX2 summary and
 /// by SSE2 alone, against the contract: NaN-propagating (a NaN accumulator stays, else the
@@ -85,20 +104,7 @@ fn fold_half_matches_the_contract() {
         SSE2_ONLY.with(|c| c.set(sse2));
         for n in [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 1000, 1001] {
             for case in 0..12 {
-                // Pool values (ties, zeros, infinities), or any bits; NaN in some rows.
-                let nan = case % 3 == 0;
-                let mut row: std::vec::Vec<u16> = (0..n)
-                    .map(|_| match case % 2 {
-                        0 => f16s(&mut g, nan).to_bits(),
-                        _ => g.next() as u16,
-                    })
-                    .collect();
-                if !nan {
-                    // (An f16 NaN's magnitude range holds bf16's.)
-                    row.iter_mut()
-                        .filter(|v| nan_bits(**v, 0x7c00))
-                        .for_each(|v| *v = 0);
-                }
+                let row = test_row(&mut g, n, case, case % 3 == 0);
                 let acc = f16s(&mut g, case == 6).to_bits();
                 check(acc, &row, sse2);
             }
@@ -108,42 +114,32 @@ fn fold_half_matches_the_contract() {
 
     fn check(acc: u16, row: &[u16], sse2: bool) {
         let all: std::vec::Vec<u16> = core::iter::once(acc).chain(row.iter().copied()).collect();
-        let ctx = |t: &str| std::format!("{t} acc {acc:#06x}, {} elements, sse2 {sse2}", row.len());
         let hs: std::vec::Vec<f16> = all.iter().map(|&b| f16::from_bits(b)).collect();
         let bs: std::vec::Vec<bf16> = all.iter().map(|&b| bf16::from_bits(b)).collect();
-        let f = |b: u16| f16::from_bits(b);
-        let bf = |b: u16| bf16::from_bits(b);
-        assert!(
+        let (f, bf) = (f16::from_bits, bf16::from_bits);
+        let results = [
             same(
                 f(fold_half::<Max>(acc, row, 0x7c00)),
-                naive_reduce::<f16, Max>(&hs)
+                naive_reduce::<f16, Max>(&hs),
             ),
-            "{}",
-            ctx("f16 max")
-        );
-        assert!(
             same(
                 f(fold_half::<Min>(acc, row, 0x7c00)),
-                naive_reduce::<f16, Min>(&hs)
+                naive_reduce::<f16, Min>(&hs),
             ),
-            "{}",
-            ctx("f16 min")
-        );
-        assert!(
             same(
                 bf(fold_half::<Max>(acc, row, 0x7f80)),
-                naive_reduce::<bf16, Max>(&bs)
+                naive_reduce::<bf16, Max>(&bs),
             ),
-            "{}",
-            ctx("bf16 max")
-        );
-        assert!(
             same(
                 bf(fold_half::<Min>(acc, row, 0x7f80)),
-                naive_reduce::<bf16, Min>(&bs)
+                naive_reduce::<bf16, Min>(&bs),
             ),
-            "{}",
-            ctx("bf16 min")
+        ];
+        assert_eq!(
+            results,
+            [true; 4],
+            "f16 max, min, bf16 max, min: acc {acc:#06x}, {} elements, sse2 {sse2}",
+            row.len()
         );
     }
 }
@@ -154,29 +150,13 @@ fn fold_half_matches_the_contract() {
 #[test]
 fn arg_row_half_matches_the_definition() {
     use crate::kernels::rows_f32::avx2::SSE2_ONLY;
-    use crate::kernels::test_util::{f16s, naive_arg, Lcg};
+    use crate::kernels::test_util::{naive_arg, Lcg};
     let mut g = Lcg(11);
     for sse2 in [false, true] {
         SSE2_ONLY.with(|c| c.set(sse2));
         for n in [1, 17, 63, 64, 65, 100, 1000, 1024, 1025, 2049, 3000] {
             for case in 0..8 {
-                // Pool values (ties, zeros, infinities) or any bits; NaN in some rows.
-                let nan = case % 4 == 0;
-                let mut row: std::vec::Vec<u16> = (0..n)
-                    .map(|_| {
-                        if case % 2 == 0 {
-                            f16s(&mut g, nan).to_bits()
-                        } else {
-                            g.next() as u16
-                        }
-                    })
-                    .collect();
-                if !nan {
-                    // (An f16 NaN's magnitude range holds bf16's.)
-                    row.iter_mut()
-                        .filter(|v| nan_bits(**v, 0x7c00))
-                        .for_each(|v| *v = 0);
-                }
+                let row = test_row(&mut g, n, case, case % 4 == 0);
                 let hs: std::vec::Vec<f16> = row.iter().map(|&b| f16::from_bits(b)).collect();
                 let bs: std::vec::Vec<bf16> = row.iter().map(|&b| bf16::from_bits(b)).collect();
                 let ctx = std::format!("{n} elements, case {case}, sse2 {sse2}");
