@@ -160,37 +160,26 @@ fn arg_row_half_matches_the_definition() {
                 let hs: std::vec::Vec<f16> = row.iter().map(|&b| f16::from_bits(b)).collect();
                 let bs: std::vec::Vec<bf16> = row.iter().map(|&b| bf16::from_bits(b)).collect();
                 let ctx = std::format!("{n} elements, case {case}, sse2 {sse2}");
-                let f = 0x7c00;
-                let b = 0x7f80;
-                assert_eq!(
+                let (f, b) = (0x7c00, 0x7f80);
+                let got = [
                     arg_row_half::<Max, false>(&row, f),
-                    naive_arg::<f16, Max>(&hs, false),
-                    "{ctx}"
-                );
-                assert_eq!(
                     arg_row_half::<Max, true>(&row, f),
-                    naive_arg::<f16, Max>(&hs, true),
-                    "{ctx}"
-                );
-                assert_eq!(
                     arg_row_half::<Min, false>(&row, f),
-                    naive_arg::<f16, Min>(&hs, false),
-                    "{ctx}"
-                );
-                assert_eq!(
                     arg_row_half::<Min, true>(&row, f),
-                    naive_arg::<f16, Min>(&hs, true),
-                    "{ctx}"
-                );
-                assert_eq!(
                     arg_row_half::<Max, false>(&row, b),
-                    naive_arg::<bf16, Max>(&bs, false),
-                    "{ctx}"
-                );
-                assert_eq!(
                     arg_row_half::<Min, true>(&row, b),
+                ];
+                let want = [
+                    naive_arg::<f16, Max>(&hs, false),
+                    naive_arg::<f16, Max>(&hs, true),
+                    naive_arg::<f16, Min>(&hs, false),
+                    naive_arg::<f16, Min>(&hs, true),
+                    naive_arg::<bf16, Max>(&bs, false),
                     naive_arg::<bf16, Min>(&bs, true),
-                    "{ctx}"
+                ];
+                assert_eq!(
+                    got, want,
+                    "f16 max/last/min/last, bf16 max, min-last: {ctx}"
                 );
             }
         }
