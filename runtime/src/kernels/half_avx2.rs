@@ -204,7 +204,7 @@ pub(super) unsafe fn row_summary(x: &[u16]) -> Option<(i16, i16, u16)> {
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn find_bits<const LAST: bool>(x: &[u16], want: u16, mask: u16) -> Option<usize> {
     let (sixteens, rest) = x.as_chunks::<16>();
-    let at = rest.len().min(x.len());
+    let tail = x.len() - rest.len();
     let one = |b: &u16| *b & mask == want;
     #[allow(clippy::cast_possible_wrap)]
     let (w, m) = (
@@ -215,7 +215,7 @@ pub(super) unsafe fn find_bits<const LAST: bool>(x: &[u16], want: u16, mask: u16
     // target features.)
     if LAST {
         if let Some(i) = rest.iter().rposition(one) {
-            return Some(x.len() - at + i);
+            return Some(tail + i);
         }
         let mut c = sixteens.len();
         while c > 0 {
@@ -233,7 +233,7 @@ pub(super) unsafe fn find_bits<const LAST: bool>(x: &[u16], want: u16, mask: u16
             return Some(c * 16 + bits.trailing_zeros() as usize / 2);
         }
     }
-    rest.iter().position(one).map(|i| x.len() - at + i)
+    rest.iter().position(one).map(|i| tail + i)
 }
 
 /// The largest of the sixteen signed lanes of `v`.
@@ -303,14 +303,7 @@ pub(super) unsafe fn hardmax_row(x: &[u16], y: &mut [u16], inf: i16, one: u16) -
     let mag = _mm256_and_si256(e, _mm256_set1_epi16(0x7fff));
     let key = lanes_max(_mm256_sub_epi16(_mm256_xor_si256(mag, sign), sign));
     // The maximum's bits (for a key of 0, either zero: compared by magnitude).
-    let m = key.unsigned_abs();
-    let (want, mask) = if key < 0 {
-        (0x8000 | m, 0xffff)
-    } else if key > 0 {
-        (m, 0xffff)
-    } else {
-        (0, 0x7fff)
-    };
+    let (want, mask) = super::half_rows::equal_bits(super::half_rows::bits_of(key));
     // SAFETY: the caller's CPU has AVX2.
     let at = unsafe { find_bits::<false>(x, want, mask) };
     match at.and_then(|at| y.get_mut(at)) {

@@ -433,9 +433,8 @@ fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
     }
     let e = s.total().extreme::<D>(0, inf)?;
     let best = key(e);
-    // The elements equal to the extreme: its bits, or either zero (as in `wide_part_best`).
-    let zero = mag(e) == 0;
-    let hit = |b: u16| if zero { mag(b) == 0 } else { b == e };
+    let (want, mask) = equal_bits(e);
+    let hit = |b: u16| b & mask == want;
     let any = |ch: &[u16; KL]| ch.iter().fold(false, |h, &b| h | hit(b));
     let found = if LAST {
         rest.iter()
@@ -463,37 +462,47 @@ fn part_best<D: Direction, const LAST: bool, const CLEAR: bool>(
     Some((best, found.unwrap_or(0)))
 }
 
-/// [`part_best`] (without clearing) by the AVX2 summary and search, where the CPU has AVX2 and
-/// the part is long enough ([`WIDE_FROM`]): `None` where it does not apply (off x86-64 and with
-/// `small-code` always).
+/// [`part_best`] (without clearing) by the AVX2 summary ([`wide_summary`]) and search, where
+/// that summary applies: `None` where it does not.
 #[inline(always)]
 fn wide_part_best<D: Direction, const LAST: bool>(
     x: &[u16],
     inf: i16,
 ) -> Option<Option<(i16, usize)>> {
+    let (smax, smin, umax) = wide_summary(x)?;
+    let Some(e) = extreme_of::<D>(smax, smin, umax, inf) else {
+        return Some(None);
+    };
+    let (want, mask) = equal_bits(e);
+    // SAFETY: `wide_summary` answers only where the CPU has AVX2.
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    if x.len() >= WIDE_FROM && super::rows_f32::avx2::available() {
-        // SAFETY: `available` found AVX2.
-        let (smax, smin, umax) = unsafe { super::half_avx2::row_summary(x) }?;
-        let Some(e) = extreme_of::<D>(smax, smin, umax, inf) else {
-            return Some(None);
-        };
-        // The elements equal to the extreme: its bits, or either zero.
-        let (want, mask) = if mag(e) == 0 {
-            (0, 0x7fff)
-        } else {
-            (e, 0xffff)
-        };
-        // SAFETY: `available` found AVX2.
-        let at = unsafe { super::half_avx2::find_bits::<LAST>(x, want, mask) };
-        return Some(Some((key(e), at.unwrap_or(0))));
+    let at = unsafe { super::half_avx2::find_bits::<LAST>(x, want, mask) };
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    // (Never reached: `wide_summary` answers nothing off x86-64 and with `small-code`.)
+    let at: Option<usize> = {
+        let _ = (want, mask);
+        None
+    };
+    Some(Some((key(e), at.unwrap_or(0))))
+}
+
+/// The bits and mask that pick the elements equal to an extreme whose bits are `e`: `b & mask
+/// == want` holds for `e` itself, or for either zero when `e` is one.
+#[inline(always)]
+pub(super) fn equal_bits(e: u16) -> (u16, u16) {
+    if mag(e) == 0 {
+        (0, 0x7fff)
+    } else {
+        (e, 0xffff)
     }
-    let _ = (x, inf, core::marker::PhantomData::<D>);
-    None
 }
 
 /// Hardmax of an f16 or bf16 row (`one`: the bits of 1): zeros, then a 1 at the first maximum
