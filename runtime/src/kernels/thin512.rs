@@ -33,7 +33,7 @@ use crate::{DType, Direction, Element};
 use hardmax::hardmax_all;
 use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
-    unpack_hi, unpack_lo, widest,
+    store_values, unpack_hi, unpack_lo, widest,
 };
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
@@ -445,7 +445,9 @@ unsafe fn units_in<
             }
             continue;
         }
-        if W == 8 {
+        // The folded lanes: the extremes (as `prep` left them) for 8-byte elements, else
+        // their keys above their rows, in lanes twice as wide, `lo` then `hi`.
+        let (lo, hi) = if W == 8 {
             // One lane a row's element, no room for the row beside it: each step takes the
             // other lane's where it is better, or as good and its row the one a tie keeps.
             for i in halves.iter().take(plan.halving.steps).map(|s| s[0]) {
@@ -460,6 +462,7 @@ unsafe fn units_in<
             }
             // SAFETY: `yu` holds `c` (at most 8) lanes.
             unsafe { _mm512_mask_storeu_epi64(yu.as_mut_ptr(), ((1u32 << c) - 1) as u8, rows) };
+            (m, m)
         } else {
             let key = key::<D, W, KIND>(m);
             let tie = if LAST {
@@ -480,27 +483,12 @@ unsafe fn units_in<
             }
             // SAFETY: `yu` holds `p · c` lanes.
             unsafe { store::<W, LAST>(lo, hi, yu.as_mut_ptr(), p * c) };
-        }
-        if let Some(vu) = vu {
-            if !vu.is_empty() {
-                for ((xb, yb), vb) in xu
-                    .chunks_exact(size)
-                    .zip(yu.chunks_exact(c))
-                    .zip(vu.chunks_exact_mut(c))
-                {
-                    values(xb, yb, Some(vb), c);
-                }
-            }
-        }
-    }
-}
-
-/// Each lane's element at the row `yb` names into `vb` (if any: an empty `v` gives none).
-#[inline(always)]
-fn values<T: Element>(xb: &[T], yb: &[i64], vb: Option<&mut [T]>, c: usize) {
-    for (j, (o, &i)) in vb.unwrap_or_default().iter_mut().zip(yb).enumerate() {
-        if let Some(&e) = xb.get(i as usize * c + j) {
-            *o = e;
+            (lo, hi)
+        };
+        if let Some(vu) = vu.filter(|vu| vu.len() == p * c) {
+            // The extremes from their keys (a zero's sign is not kept: either zero is the
+            // contract's). SAFETY: `vu` holds `p · c` lanes of `T`, `W` bytes each.
+            unsafe { store_values::<D, W, KIND>(lo, hi, vu.as_mut_ptr().cast(), p * c) };
         }
     }
 }

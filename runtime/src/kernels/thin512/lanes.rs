@@ -2,22 +2,25 @@
 //! (1, 2, 4 or 8 bytes) and kind, all constants where they are compiled.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi16, _mm512_add_epi32, _mm512_add_epi64, _mm512_add_epi8,
-    _mm512_and_si512, _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_castsi512_si128,
-    _mm512_castsi512_si256, _mm512_cmp_epu16_mask, _mm512_cmp_epu32_mask, _mm512_cmp_epu64_mask,
-    _mm512_cmp_epu8_mask, _mm512_cmp_pd_mask, _mm512_cmp_ps_mask, _mm512_cmpeq_epi16_mask,
-    _mm512_cmpeq_epi32_mask, _mm512_cmpeq_epi64_mask, _mm512_cmpeq_epi8_mask,
-    _mm512_cvtepu16_epi64, _mm512_cvtepu32_epi64, _mm512_extracti32x4_epi32,
-    _mm512_extracti64x4_epi64, _mm512_mask_mov_epi16, _mm512_mask_mov_epi32, _mm512_mask_mov_epi64,
-    _mm512_mask_mov_epi8, _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32,
-    _mm512_mask_storeu_epi64, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi16,
-    _mm512_maskz_loadu_epi32, _mm512_maskz_loadu_epi64, _mm512_maskz_loadu_epi8, _mm512_max_epu16,
-    _mm512_max_epu32, _mm512_max_epu64, _mm512_permutex2var_epi16, _mm512_permutex2var_epi32,
-    _mm512_permutex2var_epi64, _mm512_set1_epi16, _mm512_set1_epi32, _mm512_set1_epi64,
-    _mm512_set1_epi8, _mm512_srai_epi16, _mm512_srai_epi32, _mm512_sub_epi16, _mm512_sub_epi32,
-    _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpackhi_epi8, _mm512_unpacklo_epi16,
-    _mm512_unpacklo_epi32, _mm512_unpacklo_epi8, _mm512_xor_si512, _CMP_EQ_OQ, _CMP_GE_OQ,
-    _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _MM_CMPINT_LT, _MM_CMPINT_NLE, _MM_CMPINT_NLT,
+    __m512i, _mm512_abs_epi16, _mm512_abs_epi32, _mm512_add_epi16, _mm512_add_epi32,
+    _mm512_add_epi64, _mm512_add_epi8, _mm512_and_si512, _mm512_castsi256_si512,
+    _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_cmp_epu16_mask, _mm512_cmp_epu32_mask, _mm512_cmp_epu64_mask, _mm512_cmp_epu8_mask,
+    _mm512_cmp_pd_mask, _mm512_cmp_ps_mask, _mm512_cmpeq_epi16_mask, _mm512_cmpeq_epi32_mask,
+    _mm512_cmpeq_epi64_mask, _mm512_cmpeq_epi8_mask, _mm512_cvtepi16_epi8, _mm512_cvtepi32_epi16,
+    _mm512_cvtepi64_epi32, _mm512_cvtepu16_epi64, _mm512_cvtepu32_epi64, _mm512_extracti32x4_epi32,
+    _mm512_extracti64x4_epi64, _mm512_inserti64x4, _mm512_mask_mov_epi16, _mm512_mask_mov_epi32,
+    _mm512_mask_mov_epi64, _mm512_mask_mov_epi8, _mm512_mask_storeu_epi16,
+    _mm512_mask_storeu_epi32, _mm512_mask_storeu_epi64, _mm512_mask_storeu_epi8,
+    _mm512_maskz_loadu_epi16, _mm512_maskz_loadu_epi32, _mm512_maskz_loadu_epi64,
+    _mm512_maskz_loadu_epi8, _mm512_max_epu16, _mm512_max_epu32, _mm512_max_epu64, _mm512_or_si512,
+    _mm512_permutex2var_epi16, _mm512_permutex2var_epi32, _mm512_permutex2var_epi64,
+    _mm512_set1_epi16, _mm512_set1_epi32, _mm512_set1_epi64, _mm512_set1_epi8, _mm512_srai_epi16,
+    _mm512_srai_epi32, _mm512_srli_epi16, _mm512_srli_epi32, _mm512_srli_epi64, _mm512_sub_epi16,
+    _mm512_sub_epi32, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpackhi_epi8,
+    _mm512_unpacklo_epi16, _mm512_unpacklo_epi32, _mm512_unpacklo_epi8, _mm512_xor_si512,
+    _CMP_EQ_OQ, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _MM_CMPINT_LT, _MM_CMPINT_NLE,
+    _MM_CMPINT_NLT,
 };
 
 use super::{FLOAT, HALF, SIGNED, UNSIGNED};
@@ -363,4 +366,59 @@ pub(super) unsafe fn store_lanes<const W: usize>(p: *mut u8, mask: u64, v: __m51
             _ => _mm512_mask_storeu_epi64(p.cast(), mask as u8, v),
         }
     }
+}
+
+/// The elements of order keys `k` as [`key`] of [`prep`] made them (`W` bytes a lane): a zero
+/// comes back as +0 (-0 and +0 are one key).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn unkey<D: Direction, const W: usize, const KIND: u8>(k: __m512i) -> __m512i {
+    let top = 1u64 << (8 * W - 1);
+    match KIND {
+        UNSIGNED if D::IS_MIN => _mm512_xor_si512(k, splat::<W>(u64::MAX)),
+        SIGNED if D::IS_MIN => _mm512_xor_si512(k, splat::<W>(top - 1)),
+        SIGNED => _mm512_xor_si512(k, splat::<W>(top)),
+        HALF | FLOAT if W < 8 => {
+            // Back from `sign_magnitude`: the two's complement, then its sign above its
+            // magnitude.
+            let flip = if D::IS_MIN { top - 1 } else { top };
+            let t = _mm512_xor_si512(k, splat::<W>(flip));
+            let (sign, magnitude) = if W == 2 {
+                (_mm512_srai_epi16::<15>(t), _mm512_abs_epi16(t))
+            } else {
+                (_mm512_srai_epi32::<31>(t), _mm512_abs_epi32(t))
+            };
+            _mm512_or_si512(magnitude, _mm512_and_si512(sign, splat::<W>(top)))
+        }
+        _ => k,
+    }
+}
+
+/// The elements of the first `c` folded lanes into `p`: for 1- to 4-byte elements the keys in
+/// the high `W` bytes of the lanes twice as wide of `lo` then `hi`, for 8-byte elements `lo`'s
+/// lanes as [`prep`] left them.
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL and DQ; `p` holds `c` lanes (at most as many as `lo` and `hi`
+/// hold).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) unsafe fn store_values<D: Direction, const W: usize, const KIND: u8>(
+    lo: __m512i,
+    hi: __m512i,
+    p: *mut u8,
+    c: usize,
+) {
+    let k = match W {
+        1 => _mm512_castsi256_si512(_mm512_cvtepi16_epi8(_mm512_srli_epi16::<8>(lo))),
+        2 => _mm512_castsi256_si512(_mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(lo))),
+        4 => {
+            let half = |v| _mm512_cvtepi64_epi32(_mm512_srli_epi64::<32>(v));
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(half(lo)), half(hi))
+        }
+        _ => lo,
+    };
+    let mask = if c >= 64 { u64::MAX } else { (1 << c) - 1 };
+    // SAFETY: as the caller's.
+    unsafe { store_lanes::<W>(p, mask, unkey::<D, W, KIND>(k)) };
 }
