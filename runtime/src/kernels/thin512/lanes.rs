@@ -383,12 +383,12 @@ pub(super) fn unkey<D: Direction, const W: usize, const KIND: u8>(k: __m512i) ->
             // magnitude.
             let flip = if D::IS_MIN { top - 1 } else { top };
             let t = _mm512_xor_si512(k, splat::<W>(flip));
-            let (sign, magnitude) = if W == 2 {
-                (_mm512_srai_epi16::<15>(t), _mm512_abs_epi16(t))
+            let magnitude = if W == 2 {
+                _mm512_abs_epi16(t)
             } else {
-                (_mm512_srai_epi32::<31>(t), _mm512_abs_epi32(t))
+                _mm512_abs_epi32(t)
             };
-            _mm512_or_si512(magnitude, _mm512_and_si512(sign, splat::<W>(top)))
+            _mm512_or_si512(magnitude, _mm512_and_si512(t, splat::<W>(top)))
         }
         _ => k,
     }

@@ -9,21 +9,20 @@
 //! whose lanes hold a NaN is done by the contract's rule (each lane's first NaN).
 
 use core::arch::x86_64::{
-    __m512i, _mm256_loadu_si256, _mm256_mask_storeu_epi8, _mm512_abs_epi16, _mm512_and_si512,
-    _mm512_castpd_si512, _mm512_castps_si512, _mm512_castsi512_pd, _mm512_castsi512_ps,
-    _mm512_castsi512_si256, _mm512_cvtepi16_epi8, _mm512_cvtepi8_epi16, _mm512_cvtepu8_epi16,
-    _mm512_cvtepu8_epi32, _mm512_cvtepu8_epi64, _mm512_extracti64x4_epi64,
-    _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32, _mm512_mask_storeu_epi64, _mm512_max_epi16,
-    _mm512_max_epi32, _mm512_max_epi64, _mm512_max_epi8, _mm512_max_epu16, _mm512_max_epu32,
-    _mm512_max_epu64, _mm512_max_epu8, _mm512_max_pd, _mm512_max_ps, _mm512_min_epi16,
-    _mm512_min_epi32, _mm512_min_epi64, _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32,
-    _mm512_min_epu64, _mm512_min_epu8, _mm512_min_pd, _mm512_min_ps, _mm512_or_si512,
-    _mm512_permutex2var_epi16, _mm512_permutexvar_epi16, _mm512_permutexvar_epi32,
-    _mm512_permutexvar_epi64, _mm512_set1_epi16, _mm512_setzero_si512, _mm512_xor_si512,
-    _mm_loadl_epi64, _mm_loadu_si128,
+    __m512i, _mm256_loadu_si256, _mm256_mask_storeu_epi8, _mm512_castpd_si512, _mm512_castps_si512,
+    _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_castsi512_si256, _mm512_cvtepi16_epi8,
+    _mm512_cvtepi8_epi16, _mm512_cvtepu8_epi16, _mm512_cvtepu8_epi32, _mm512_cvtepu8_epi64,
+    _mm512_extracti64x4_epi64, _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32,
+    _mm512_mask_storeu_epi64, _mm512_max_epi16, _mm512_max_epi32, _mm512_max_epi64,
+    _mm512_max_epi8, _mm512_max_epu16, _mm512_max_epu32, _mm512_max_epu64, _mm512_max_epu8,
+    _mm512_max_pd, _mm512_max_ps, _mm512_min_epi16, _mm512_min_epi32, _mm512_min_epi64,
+    _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32, _mm512_min_epu64, _mm512_min_epu8,
+    _mm512_min_pd, _mm512_min_ps, _mm512_permutex2var_epi16, _mm512_permutexvar_epi16,
+    _mm512_permutexvar_epi32, _mm512_permutexvar_epi64, _mm512_setzero_si512, _mm_loadl_epi64,
+    _mm_loadu_si128,
 };
 
-use super::lanes::{has_nan, load, magnitude, prep, widest};
+use super::lanes::{has_nan, load, magnitude, prep, unkey, widest};
 use super::{by_kind, kind_of, takes, FLOAT, HALF, MAX_STEPS, SIGNED, UNSIGNED};
 use crate::{Direction, Element};
 
@@ -187,7 +186,11 @@ unsafe fn reduce_in<T: Element, D: Direction, const W: usize, const KIND: u8>(
             for i in idx.iter().take(plan.steps) {
                 m = best::<D, W, KIND>(m, permute::<W>(i[0], m));
             }
-            let e = if KIND == HALF { unkey::<D>(m) } else { m };
+            let e = if KIND == HALF {
+                unkey::<D, W, KIND>(m)
+            } else {
+                m
+            };
             let p = unsafe { out.add(b * c * W) };
             let lanes = (1u64 << c) - 1;
             unsafe {
@@ -289,16 +292,6 @@ pub(super) fn permute<const W: usize>(idx: __m512i, a: __m512i) -> __m512i {
         4 => _mm512_permutexvar_epi32(idx, a),
         _ => _mm512_permutexvar_epi64(idx, a),
     }
-}
-
-/// The bits of f16/bf16 lanes from their keys ([`prep`] of `D`; +0 for a zero).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn unkey<D: Direction>(k: __m512i) -> __m512i {
-    let flip = if D::IS_MIN { 0x7fff } else { -0x8000 };
-    let t = _mm512_xor_si512(k, _mm512_set1_epi16(flip));
-    let sign = _mm512_and_si512(t, _mm512_set1_epi16(-0x8000));
-    _mm512_or_si512(_mm512_abs_epi16(t), sign)
 }
 
 /// One block by the contract's rule: each lane's first NaN, else its extreme.
