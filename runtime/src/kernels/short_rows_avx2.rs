@@ -37,6 +37,7 @@ mod block;
 mod columns;
 mod columns4;
 pub(super) mod lanes;
+mod one_hot;
 mod tagged;
 mod tiny;
 
@@ -331,8 +332,9 @@ pub(super) fn arg_rows<T: Element, D: Direction, const LAST: bool, const VALUES:
 }
 
 /// Hardmax of each contiguous row of `n` of `x` into `y` (1 at the first maximum or first
-/// NaN, 0 elsewhere), tile by tile: the positions of [`arg_rows`], then the tile's zeros in one
-/// fill and its ones. The rows done (whole blocks; the rest are the caller's).
+/// NaN, 0 elsewhere), tile by tile: the positions of [`arg_rows`], then each row written whole
+/// from its position ([`one_hot`], rows of 8 to 64 bytes), or the tile's zeros in one fill and
+/// its ones. The rows done (whole blocks; the rest are the caller's).
 #[inline(always)]
 pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], n: usize) -> usize {
     /// Rows a tile of positions holds: a tile of the kernel of rows under 8 bytes for f16 and
@@ -359,10 +361,15 @@ pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], n: usize) -> usize 
         let Some(out) = y.get_mut(done * n..(done + k) * n) else {
             break;
         };
-        super::fill(out, T::ZERO);
-        for (row, &a) in out.chunks_exact_mut(n).zip(at.iter()) {
-            if let Some(o) = row.get_mut(a as usize) {
-                *o = T::ONE;
+        if (MIN_BYTES..=one_hot::MAX_BYTES).contains(&(n * size_of::<T>())) {
+            // SAFETY: `available` found AVX2.
+            unsafe { one_hot::one_hot(out, at.get(..k).unwrap_or_default(), n) };
+        } else {
+            super::fill(out, T::ZERO);
+            for (row, &a) in out.chunks_exact_mut(n).zip(at.iter()) {
+                if let Some(o) = row.get_mut(a as usize) {
+                    *o = T::ONE;
+                }
             }
         }
         done += k;
