@@ -12,8 +12,7 @@ use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm256_mask_storeu_epi8, _mm512_castpd_si512, _mm512_castps_si512,
     _mm512_castsi512_pd, _mm512_castsi512_ps, _mm512_castsi512_si256, _mm512_cvtepi16_epi8,
     _mm512_cvtepi8_epi16, _mm512_cvtepu8_epi16, _mm512_cvtepu8_epi32, _mm512_cvtepu8_epi64,
-    _mm512_extracti64x4_epi64, _mm512_mask_storeu_epi16, _mm512_mask_storeu_epi32,
-    _mm512_mask_storeu_epi64, _mm512_max_epi16, _mm512_max_epi32, _mm512_max_epi64,
+    _mm512_extracti64x4_epi64, _mm512_max_epi16, _mm512_max_epi32, _mm512_max_epi64,
     _mm512_max_epi8, _mm512_max_epu16, _mm512_max_epu32, _mm512_max_epu64, _mm512_max_epu8,
     _mm512_max_pd, _mm512_max_ps, _mm512_min_epi16, _mm512_min_epi32, _mm512_min_epi64,
     _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32, _mm512_min_epu64, _mm512_min_epu8,
@@ -22,7 +21,7 @@ use core::arch::x86_64::{
     _mm_loadu_si128,
 };
 
-use super::lanes::{has_nan, load, magnitude, prep, unkey, widest};
+use super::lanes::{has_nan, load, magnitude, prep, store_lanes, unkey, widest};
 use super::{by_kind, kind_of, takes, FLOAT, HALF, MAX_STEPS, SIGNED, UNSIGNED};
 use crate::{Direction, Element};
 
@@ -191,15 +190,7 @@ unsafe fn reduce_in<T: Element, D: Direction, const W: usize, const KIND: u8>(
             } else {
                 m
             };
-            let p = unsafe { out.add(b * c * W) };
-            let lanes = (1u64 << c) - 1;
-            unsafe {
-                match W {
-                    2 => _mm512_mask_storeu_epi16(p.cast(), lanes as u32, e),
-                    4 => _mm512_mask_storeu_epi32(p.cast(), lanes as u16, e),
-                    _ => _mm512_mask_storeu_epi64(p.cast(), lanes as u8, e),
-                }
-            }
+            unsafe { store_lanes::<W>(out.add(b * c * W), (1u64 << c) - 1, e) };
         }
     }
     n
