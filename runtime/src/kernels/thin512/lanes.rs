@@ -373,25 +373,20 @@ pub(super) unsafe fn store_lanes<const W: usize>(p: *mut u8, mask: u64, v: __m51
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 pub(super) fn unkey<D: Direction, const W: usize, const KIND: u8>(k: __m512i) -> __m512i {
-    let top = 1u64 << (8 * W - 1);
-    match KIND {
-        UNSIGNED if D::IS_MIN => _mm512_xor_si512(k, splat::<W>(u64::MAX)),
-        SIGNED if D::IS_MIN => _mm512_xor_si512(k, splat::<W>(top - 1)),
-        SIGNED => _mm512_xor_si512(k, splat::<W>(top)),
-        HALF | FLOAT if W < 8 => {
-            // Back from `sign_magnitude`: the two's complement, then its sign above its
-            // magnitude.
-            let flip = if D::IS_MIN { top - 1 } else { top };
-            let t = _mm512_xor_si512(k, splat::<W>(flip));
-            let magnitude = if W == 2 {
-                _mm512_abs_epi16(t)
-            } else {
-                _mm512_abs_epi32(t)
-            };
-            _mm512_or_si512(magnitude, _mm512_and_si512(t, splat::<W>(top)))
-        }
-        _ => k,
+    if !matches!(KIND, HALF | FLOAT) || W == 8 {
+        // `prep` of integers is a xor, its own inverse; of `f64` nothing (and `key` nothing).
+        return prep::<D, W, KIND>(k);
     }
+    // Back from `sign_magnitude`: the two's complement, then its sign above its magnitude.
+    let top = 1u64 << (8 * W - 1);
+    let flip = if D::IS_MIN { top - 1 } else { top };
+    let t = _mm512_xor_si512(k, splat::<W>(flip));
+    let magnitude = if W == 2 {
+        _mm512_abs_epi16(t)
+    } else {
+        _mm512_abs_epi32(t)
+    };
+    _mm512_or_si512(magnitude, _mm512_and_si512(t, splat::<W>(top)))
 }
 
 /// The elements of the first `c` folded lanes into `p`: for 1- to 4-byte elements the keys in
