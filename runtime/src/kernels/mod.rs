@@ -197,7 +197,7 @@ pub(crate) use shared::{step, take};
 pub(crate) use thin_blocks::{
     arg_blocks_of as arg_blocks_thin, arg_values_wide as arg_values_thin_wide,
     blocks_of as thin_blocks, hardmax_blocks_of as hardmax_blocks_thin, hardmax_few_rows,
-    reduce_blocks_of as reduce_blocks_thin, reduces_wide as thin_reduces_wide,
+    reduce_blocks_of as reduce_blocks_thin, reduce_packed, reduces_wide as thin_reduces_wide,
 };
 
 /// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2

@@ -423,6 +423,11 @@ pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
     y: &mut [T],
     x: &[T],
 ) {
+    // Rows of two to four: many rows a window (`thin512::packed`), the last few below.
+    let packed = super::thin_blocks::reduce_packed::<T, D>(y, x, R, 1);
+    let (Some(y), Some(x)) = (y.get_mut(packed..), x.get(packed * R..)) else {
+        return;
+    };
     if super::avx2_entry::reduce_short_fresh_f32::<T, D, R>(y, x)
         || super::avx2_entry::reduce_rows_wide::<T, D, R, true>(y, x)
     {

@@ -35,12 +35,14 @@ use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
     store_values, unpack_hi, unpack_lo, widest,
 };
+pub(super) use packed::reduce_blocks as reduce_packed;
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
 mod arg_shifted;
 mod hardmax;
 mod lanes;
+mod packed;
 mod reduce;
 mod shifted;
 

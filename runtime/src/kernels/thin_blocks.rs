@@ -264,6 +264,20 @@ pub(crate) fn reduce_blocks_of<T: Element, D: Direction, const C: usize>(
     done + by_window!(C, reduce_blocks::<T, D, C>(y, x, r))
 }
 
+/// The blocks of `r` rows of `c` lanes at the start of `x` reduced into `y` by the AVX-512
+/// kernel of many blocks a window (`thin512::packed`: two to four rows of at most 128 bytes), as
+/// many as it takes: their count (none with `small-code`, off x86-64, without AVX-512, or where
+/// it does not take them). Writes only the blocks it counts.
+#[inline(always)]
+pub(crate) fn reduce_packed<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    r: usize,
+    c: usize,
+) -> usize {
+    vectors::reduce_packed::<T, D>(y, x, r, c)
+}
+
 /// Whether the AVX-512 kernel of masked windows (`thin512`) reduces blocks of `r` rows of `c`
 /// lanes of `T` on this CPU ([`reduce_blocks_of`] then takes every whole block).
 #[inline(always)]
@@ -344,7 +358,7 @@ mod vectors {
     use crate::{Direction, Element};
 
     pub(super) use super::super::thin512::{
-        arg_blocks as arg_only_wide, hardmax_few_rows, reduces, takes,
+        arg_blocks as arg_only_wide, hardmax_few_rows, reduce_packed, reduces, takes,
     };
 
     /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
@@ -367,11 +381,15 @@ mod vectors {
         r: usize,
         c: usize,
     ) -> usize {
+        let packed = reduce_packed::<T, D>(y, x, r, c);
+        let (Some(y), Some(x)) = (y.get_mut(packed * c..), x.get(packed * r * c..)) else {
+            return packed;
+        };
         let done = super::super::thin512::reduce_blocks::<T, D>(y, x, r, c);
         if done > 0 {
-            return done;
+            return packed + done;
         }
-        super::super::thin_avx2::reduce_blocks::<T, D>(y, x, r, c)
+        packed + super::super::thin_avx2::reduce_blocks::<T, D>(y, x, r, c)
     }
 
     /// The AVX-512 kernel of masked windows (`thin512`) where the CPU has it and it takes the
@@ -406,6 +424,17 @@ mod vectors {
     /// No blocks.
     #[inline(always)]
     pub(super) fn reduce<T: Element, D: Direction>(
+        _: &mut [T],
+        _: &[T],
+        _: usize,
+        _: usize,
+    ) -> usize {
+        0
+    }
+
+    /// No blocks.
+    #[inline(always)]
+    pub(super) fn reduce_packed<T: Element, D: Direction>(
         _: &mut [T],
         _: &[T],
         _: usize,

@@ -59,6 +59,20 @@ pub fn fold_rows_short<T: Thin, D: Direction, const R: usize>(y: &mut [T], x: &[
 pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: usize) {
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, true));
+    // Blocks of two to four rows of at most 128 bytes: many a window, the last few below.
+    #[cfg(not(debug_assertions))]
+    let (y, x) = {
+        let r = xs.checked_div(ys).unwrap_or(0);
+        let done = if xs == r * ys {
+            kernels::reduce_packed::<T, D>(y, x, r, ys)
+        } else {
+            0
+        };
+        let (Some(y), Some(x)) = (y.get_mut(done * ys..), x.get(done * xs..)) else {
+            return;
+        };
+        (y, x)
+    };
     #[cfg(not(debug_assertions))]
     if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), true) {
         return;

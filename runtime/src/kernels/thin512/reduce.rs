@@ -200,7 +200,7 @@ unsafe fn reduce_in<T: Element, D: Direction, const W: usize, const KIND: u8>(
 /// others as they are.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn pass<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
+pub(super) fn pass<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
     if KIND == HALF {
         prep::<D, W, KIND>(raw)
     } else {
@@ -211,7 +211,10 @@ fn pass<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
 /// The better of each lane of `a` and `b` as [`pass`] left them.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn best<D: Direction, const W: usize, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
+pub(super) fn best<D: Direction, const W: usize, const KIND: u8>(
+    a: __m512i,
+    b: __m512i,
+) -> __m512i {
     let min = D::IS_MIN;
     match (KIND, W) {
         (HALF, _) => _mm512_max_epu16(a, b),
@@ -287,7 +290,7 @@ pub(super) fn permute<const W: usize>(idx: __m512i, a: __m512i) -> __m512i {
 
 /// One block by the contract's rule: each lane's first NaN, else its extreme.
 #[inline(never)]
-fn exact<T: Element, D: Direction>(xb: &[T], yb: &mut [T]) {
+pub(super) fn exact<T: Element, D: Direction>(xb: &[T], yb: &mut [T]) {
     let c = yb.len();
     for (j, o) in yb.iter_mut().enumerate() {
         let mut lane = xb.iter().skip(j).step_by(c.max(1)).copied();
