@@ -10,18 +10,19 @@
 //! whose misaligned 64-byte stores take about four cycles each, 5 to 7 cycles a block, 3.4 to
 //! 4.9 times the streaming read of f16 blocks of two and three rows.
 //!
-//! f16 and bf16 are folded as order keys ([`pass`]); a window holding a NaN (in any of its
+//! f16 and bf16 are folded as order keys ([`keyed`]); a window holding a NaN (in any of its
 //! lanes, the next window's too) has its blocks done by the contract's rule ([`exact`]).
 //! 1-byte elements need VBMI (byte permutes), checked at run time.
 
 use core::arch::x86_64::{
-    __m512i, _mm256_mask_storeu_epi8, _mm512_castsi512_si128, _mm512_castsi512_si256,
-    _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_permutex2var_epi16,
-    _mm512_permutex2var_epi32, _mm512_permutex2var_epi64, _mm512_permutex2var_epi8,
-    _mm512_setzero_si512, _mm_mask_storeu_epi8,
+    __m512i, _mm256_mask_storeu_epi8, _mm512_and_si512, _mm512_castsi512_si128,
+    _mm512_castsi512_si256, _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_max_epi16,
+    _mm512_min_epi16, _mm512_permutex2var_epi16, _mm512_permutex2var_epi32,
+    _mm512_permutex2var_epi64, _mm512_permutex2var_epi8, _mm512_set1_epi16, _mm512_setzero_si512,
+    _mm512_srai_epi16, _mm512_xor_si512, _mm_mask_storeu_epi8,
 };
 
-use super::lanes::{has_nan, magnitude, unkey, widest};
+use super::lanes::{has_nan, magnitude, widest};
 use super::reduce::{best, exact, pass};
 use super::{by_kind, kind_of, FLOAT, HALF, SIGNED, UNSIGNED};
 use crate::kernels::isa;
@@ -179,20 +180,42 @@ macro_rules! windows {
                 by_rule::<T, D>($y, $x, $g, i);
                 continue;
             }
-            let (a, b) = (pass::<D, $w, KIND>(a), pass::<D, $w, KIND>(b));
+            let (a, b) = (keyed::<D, $w, KIND>(a), keyed::<D, $w, KIND>(b));
             let mut m = $gather(a, idx[0], b);
             for &j in &idx[1..] {
-                m = best::<D, $w, KIND>(m, $gather(a, j, b));
+                m = better::<D, $w, KIND>(m, $gather(a, j, b));
             }
-            let e = if KIND == HALF {
-                unkey::<D, $w, KIND>(m)
-            } else {
-                m
-            };
+            let e = keyed::<D, $w, KIND>(m);
             // SAFETY: the window's `k · c` results lie inside `y`.
             unsafe { put(out.add(i * $g.out), $g.out, e) };
         }
     }};
+}
+
+/// Lanes as the fold compares them: f16 and bf16 as signed order keys (sign-magnitude bits with
+/// the magnitude inverted where the sign is set: three operations, their own inverse; -0 is
+/// one key under +0, and the contract leaves a zero result's sign open), the others as they
+/// are ([`pass`]).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn keyed<D: Direction, const W: usize, const KIND: u8>(v: __m512i) -> __m512i {
+    if KIND == HALF {
+        let flip = _mm512_and_si512(_mm512_srai_epi16::<15>(v), _mm512_set1_epi16(0x7fff));
+        _mm512_xor_si512(v, flip)
+    } else {
+        pass::<D, W, KIND>(v)
+    }
+}
+
+/// The better of each lane of `a` and `b` as [`keyed`] left them.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn better<D: Direction, const W: usize, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
+    match (KIND, D::IS_MIN) {
+        (HALF, true) => _mm512_min_epi16(a, b),
+        (HALF, false) => _mm512_max_epi16(a, b),
+        _ => best::<D, W, KIND>(a, b),
+    }
 }
 
 /// The blocks of window `i` by the contract's rule ([`exact`]): a window holding a NaN.
