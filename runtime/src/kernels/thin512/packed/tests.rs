@@ -54,6 +54,15 @@ fn check_taken<T: Element>(done: usize, (len, out): (usize, usize), r: usize, c:
     assert!(!another, "{ctx}: {done} blocks, another window fits");
 }
 
+/// [`reduce_blocks`] of ReduceMin (`min`) or ReduceMax.
+fn run<T: Element>(min: bool, y: &mut [T], x: &[T], r: usize, c: usize) -> usize {
+    if min {
+        reduce_blocks::<T, Min>(y, x, r, c)
+    } else {
+        reduce_blocks::<T, Max>(y, x, r, c)
+    }
+}
+
 fn check_one<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T, r: usize, c: usize) {
     for outer in [0, 1, 2, 3, 7, 13, 31, 64, 300] {
         let size = r * c;
@@ -63,11 +72,7 @@ fn check_one<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T, r: usize, c
         let ctx = std::format!("{:?} r {r} c {c} outer {outer}", T::DTYPE);
         for min in [false, true] {
             let mut y = std::vec![T::ONE; outer * c + 2];
-            let done = if min {
-                reduce_blocks::<T, Min>(&mut y[..outer * c], &x, r, c)
-            } else {
-                reduce_blocks::<T, Max>(&mut y[..outer * c], &x, r, c)
-            };
+            let done = run(min, &mut y[..outer * c], &x, r, c);
             let ctx = std::format!("{ctx} min {min}");
             check_taken::<T>(done, (x.len(), outer * c), r, c, &ctx);
             assert!(
@@ -146,11 +151,7 @@ fn extremes_at_every_row() {
                 }
                 for min in [false, true] {
                     let mut y = std::vec![T::ONE; outer * c];
-                    let done = if min {
-                        reduce_blocks::<T, Min>(&mut y, &x, r, c)
-                    } else {
-                        reduce_blocks::<T, Max>(&mut y, &x, r, c)
-                    };
+                    let done = run(min, &mut y, &x, r, c);
                     for b in 0..done {
                         for j in 0..c {
                             let hit = j == b % c;
