@@ -128,8 +128,14 @@ impl Geometry {
         } else {
             0
         };
+        let windows = fit.min(blocks / k);
         let mut idx = [[0u8; 64]; MAX_ROWS];
-        for (j, lanes) in idx.iter_mut().enumerate().take(r) {
+        // (No indices for no windows: callers over small blocks try this kernel every call.)
+        for (j, lanes) in idx
+            .iter_mut()
+            .enumerate()
+            .take(if windows > 0 { r } else { 0 })
+        {
             for o in 0..(k * c).min(v) {
                 let from = (o / c) * size + j * c + o % c;
                 lanes[o * w..(o + 1) * w].copy_from_slice(&from.to_le_bytes()[..w]);
@@ -139,7 +145,7 @@ impl Geometry {
             size,
             c,
             k,
-            windows: fit.min(blocks / k),
+            windows,
             out: k * c * w,
             idx,
         }
