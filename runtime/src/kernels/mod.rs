@@ -224,6 +224,25 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
     }
 }
 
+/// Hardmax of each contiguous row of `c` of `x` into `y` by the AVX-512 kernel of rows by
+/// equality (`thin512::hard_rows`: floats, rows of two to 64 elements) where the CPU has it
+/// and it is the faster kernel for these rows: `true`, else `false` (nothing written), and
+/// always with `small-code` or off x86-64.
+#[inline(always)]
+pub(crate) fn hardmax_rows_wide<T: Element>(x: &[T], y: &mut [T], c: usize) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return thin512::hardmax_rows_prefers::<T>(c) && thin512::hardmax_rows(x, y, c);
+    #[allow(unreachable_code)]
+    {
+        let _ = (x, y, c);
+        false
+    }
+}
+
 /// Hardmax of the contiguous rows of `R` of `x` (f16, bf16) into `y` where `hard_halves_avx2`
 /// takes them (rows of two eight an AVX2 vector, of three sixteen a group of three vectors) and
 /// the CPU has AVX2: the rows done (0 otherwise, and always with `small-code`).

@@ -111,6 +111,10 @@ pub fn hardmax_rows_short<T: Element, const R: usize>(x: &[T], y: &mut [T]) {
         }
         return;
     }
+    // Float rows: by equality with their maximum in AVX-512, where the CPU has it.
+    if super::hardmax_rows_wide(x, y, R) {
+        return;
+    }
     if (R == 2 || R > 4 || super::columns_f32_fit::<T>(R))
         && super::hardmax_rows_f32::<T, R>(x, y, R)
     {

@@ -30,6 +30,7 @@ use super::arg_lanes::lane_by_lane;
 use super::isa;
 use super::thin_blocks::MAX_ROWS;
 use crate::{DType, Direction, Element};
+pub(super) use hard_rows::{hardmax_rows, prefers as hardmax_rows_prefers};
 use hardmax::hardmax_all;
 use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
@@ -40,6 +41,7 @@ use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
 mod arg_shifted;
+mod hard_rows;
 mod hardmax;
 mod lanes;
 mod packed;

@@ -268,6 +268,11 @@ const AT: usize = 256;
 /// Hardmax of each contiguous row of `r`: the row's first maximum (or first NaN), then zeros
 /// and a one.
 pub(super) fn hardmax_rows<T: Element>(x: &[T], y: &mut [T], r: usize) {
+    // Float rows up to 64 elements: by equality with their maximum in AVX-512, where the CPU
+    // has it.
+    if crate::kernels::hardmax_rows_wide(x, y, r) {
+        return;
+    }
     match r {
         0 => return,
         2 => return hardmax_rows_short::<T, 2>(x, y),

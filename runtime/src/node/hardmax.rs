@@ -12,6 +12,12 @@ use super::Thin;
 pub fn hardmax_rows<T: Thin>(x: &[T], y: &mut [T], r: usize) {
     #[cfg(debug_assertions)]
     T::hardmax_rows(x, y, r);
+    // Float rows up to 64 elements: by equality with their maximum in AVX-512, where the CPU
+    // has it (`kernels::hardmax_rows_wide`).
+    #[cfg(not(debug_assertions))]
+    if kernels::hardmax_rows_wide(x, y, r) {
+        return;
+    }
     // f32 rows: the row kernels (each row read once while its outputs are zeroed, where the
     // CPU has AVX2; else a tile of rows' positions, then the tile's outputs). Against the
     // clearing arg pass of the AVX2 twin below (AMD EPYC, Zen 3, over 2 MiB), the tiles took
@@ -57,6 +63,10 @@ const fn wide_lanes<T: Thin>() -> bool {
 /// Hardmax of a few contiguous rows of `R` (a tiny model: fewer than eight rows of 32 to 128).
 #[inline(always)]
 pub fn hardmax_rows_few<T: Thin, const R: usize>(x: &[T], y: &mut [T]) {
+    #[cfg(not(debug_assertions))]
+    if kernels::hardmax_rows_wide(x, y, R) {
+        return;
+    }
     // f32 rows: the row kernels' instance for this length (a row of 80 about 1.5x faster than
     // with the length known at run time), then what `hardmax_rows` does with the others.
     #[cfg(not(debug_assertions))]
