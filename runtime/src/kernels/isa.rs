@@ -18,12 +18,20 @@ pub(crate) const AVX512: u8 = 2;
 cpufeatures::new!(cpu_avx2, "avx2");
 cpufeatures::new!(cpu_avx512, "avx2", "avx512f", "avx512bw", "avx512vl", "avx512dq");
 cpufeatures::new!(cpu_vbmi, "avx512vbmi");
+cpufeatures::new!(cpu_vbmi2, "avx512vbmi2");
 
 /// Whether the CPU runs AVX-512 VBMI (byte permutes across a vector) besides [`level`]'s
 /// [`AVX512`] (false under a narrower cap).
 #[inline(always)]
 pub(crate) fn vbmi() -> bool {
     level() >= AVX512 && cpu_vbmi::get()
+}
+
+/// Whether the CPU runs AVX-512 VBMI2 (compress and expand of 1- and 2-byte lanes) besides
+/// [`level`]'s [`AVX512`] (false under a narrower cap).
+#[inline(always)]
+pub(crate) fn vbmi2() -> bool {
+    level() >= AVX512 && cpu_vbmi2::get()
 }
 
 /// [`LEVEL`] before the first check.

@@ -30,6 +30,7 @@ use super::arg_lanes::lane_by_lane;
 use super::isa;
 use super::thin_blocks::MAX_ROWS;
 use crate::{DType, Direction, Element};
+pub(super) use arg_rows::{arg_rows, prefers as arg_rows_prefers};
 pub(super) use hard_rows::{hardmax_rows, prefers as hardmax_rows_prefers};
 use hardmax::hardmax_all;
 use lanes::{
@@ -40,6 +41,7 @@ pub(super) use packed::reduce_blocks as reduce_packed;
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
 
+mod arg_rows;
 mod arg_shifted;
 mod hard_rows;
 mod hardmax;

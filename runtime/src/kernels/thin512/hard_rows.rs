@@ -27,9 +27,9 @@ use core::arch::x86_64::{
     _mm512_fpclass_ps_mask, _mm512_loadu_si512, _mm512_mask_loadu_epi16, _mm512_mask_loadu_epi32,
     _mm512_mask_loadu_epi64, _mm512_max_epi16, _mm512_set1_epi16, _mm512_set1_pd, _mm512_set1_ps,
     _mm512_setzero_si512, _mm512_srai_epi16, _mm512_storeu_si512, _mm512_sub_epi16,
-    _mm512_ternarylogic_epi32, _mm_castpd_si128, _mm_castps_si128, _mm_castsi128_pd,
-    _mm_castsi128_ps, _mm_max_epi16, _mm_max_pd, _mm_max_ps, _mm_srli_si128, _CMP_EQ_OQ,
-    _MM_CMPINT_NLE,
+    _mm512_ternarylogic_epi32, _mm512_xor_si512, _mm_castpd_si128, _mm_castps_si128,
+    _mm_castsi128_pd, _mm_castsi128_ps, _mm_max_epi16, _mm_max_pd, _mm_max_ps, _mm_srli_si128,
+    _CMP_EQ_OQ, _MM_CMPINT_NLE,
 };
 
 use super::lanes::{load, magnitude, mov, splat, store_lanes};
@@ -37,7 +37,7 @@ use super::reduce::{best, permute};
 use super::{kind_of, FLOAT, HALF};
 use crate::kernels::arg_row::arg_row;
 use crate::kernels::isa;
-use crate::{Element, Max};
+use crate::{Direction, Element, Max};
 
 /// The longest rows taken: eight vectors of the widest elements.
 pub(crate) const MAX_LANES: usize = 64;
@@ -119,7 +119,7 @@ unsafe fn rows_in<T: Element, const W: usize, const KIND: u8>(
     // SAFETY: as the caller's.
     unsafe {
         if c <= v {
-            short::<T, W, KIND>(x, y, c, inf, one);
+            hard_short::<T, W, KIND>(x, y, c, inf, one);
         } else {
             long::<T, W, KIND>(x, y, c, inf, one);
         }
@@ -183,20 +183,21 @@ impl Rotations {
     }
 }
 
-/// Rows of at most a vector: `k` rows a window, the last window the rows left, by the
-/// instance for their number of rotations (a loop with that count at run time spilled its
-/// state and took up to 2x the time).
+/// The windows of rows of at most a vector, `k` rows a window, the last window the rows left,
+/// by the instance for their number of rotations (a loop with that count at run time spilled
+/// its state and took up to 2x the time): `put(row, n, lanes, first, whole, raw)` for each,
+/// with its first row, its rows, their lanes, the bits of each row's first best lane (`D`'s, a
+/// NaN winning), whether a vector from its first lane lies inside the rows, and its elements.
 ///
 /// # Safety
 /// As [`rows_in`]'s, and `c` is at most `64 / W`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn short<T: Element, const W: usize, const KIND: u8>(
+pub(super) unsafe fn short<T: Element, D: Direction, const W: usize, const KIND: u8>(
     x: &[T],
-    y: &mut [T],
     c: usize,
     inf: u64,
-    one: u64,
+    put: impl FnMut(usize, usize, u64, u64, bool, __m512i),
 ) {
     let k = 64 / W / c;
     let steps = if k == 1 {
@@ -207,11 +208,11 @@ unsafe fn short<T: Element, const W: usize, const KIND: u8>(
     // SAFETY: as the caller's.
     unsafe {
         match steps {
-            0 => short_in::<T, W, KIND, 0>(x, y, c, inf, one),
-            1 => short_in::<T, W, KIND, 1>(x, y, c, inf, one),
-            2 => short_in::<T, W, KIND, 2>(x, y, c, inf, one),
-            3 => short_in::<T, W, KIND, 3>(x, y, c, inf, one),
-            _ => short_in::<T, W, KIND, 4>(x, y, c, inf, one),
+            0 => windows::<T, D, W, KIND, 0>(x, c, inf, put),
+            1 => windows::<T, D, W, KIND, 1>(x, c, inf, put),
+            2 => windows::<T, D, W, KIND, 2>(x, c, inf, put),
+            3 => windows::<T, D, W, KIND, 3>(x, c, inf, put),
+            _ => windows::<T, D, W, KIND, 4>(x, c, inf, put),
         }
     }
 }
@@ -222,71 +223,94 @@ unsafe fn short<T: Element, const W: usize, const KIND: u8>(
 /// As [`short`]'s; `STEPS` is [`Rotations::new`]'s count for these rows.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn short_in<T: Element, const W: usize, const KIND: u8, const STEPS: usize>(
+unsafe fn windows<T: Element, D: Direction, const W: usize, const KIND: u8, const STEPS: usize>(
+    x: &[T],
+    c: usize,
+    inf: u64,
+    mut put: impl FnMut(usize, usize, u64, u64, bool, __m512i),
+) {
+    let k = 64 / W / c;
+    let rows = x.len() / c;
+    let rot = Rotations::new::<W, KIND>(k, c);
+    let mut starts = 0u64;
+    for j in 0..k {
+        starts |= 1 << (j * c);
+    }
+    let src = x.as_ptr().cast::<u8>();
+    let mut row = 0;
+    // Whole-vector loads while a vector from the window's first row lies inside the rows.
+    let full = u64::MAX >> (64 - k * c);
+    while row * c + 64 / W <= rows * c {
+        // SAFETY: a vector from row `row` lies inside `x`.
+        let raw = unsafe { _mm512_loadu_si512(src.add(row * c * W).cast()) };
+        let first = if nan_in::<W, KIND>(raw, inf, full) {
+            by_rule::<T, D>(x, c, row, k)
+        } else {
+            firsts::<D, W, KIND, STEPS>(&rot, raw, full, starts)
+        };
+        put(row, k, full, first, true, raw);
+        row += k;
+    }
+    while row < rows {
+        let n = k.min(rows - row);
+        let lanes = u64::MAX >> (64 - n * c);
+        // SAFETY: rows `row` to `row + n` lie inside `x` (the mask covers `n · c` lanes).
+        let raw = unsafe { load::<W>(src.add(row * c * W), lanes) };
+        let first = if nan_in::<W, KIND>(raw, inf, lanes) {
+            by_rule::<T, D>(x, c, row, n)
+        } else {
+            firsts::<D, W, KIND, STEPS>(&rot, raw, lanes, starts & lanes)
+        };
+        put(row, n, lanes, first, false, raw);
+        row += n;
+    }
+}
+
+/// Hardmax of rows of at most a vector: each window's zeros and ones in one store (a whole
+/// vector where it lies inside the rows, the lanes past the window then written again by the
+/// next one: on Zen 4 masked loads behind masked stores took 1.4x the time).
+///
+/// # Safety
+/// As [`rows_in`]'s, and `c` is at most `64 / W`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn hard_short<T: Element, const W: usize, const KIND: u8>(
     x: &[T],
     y: &mut [T],
     c: usize,
     inf: u64,
     one: u64,
 ) {
-    let k = 64 / W / c;
-    let rows = x.len() / c;
-    let rot = Rotations::new::<W, KIND>(k, c);
     let one = splat::<W>(one);
-    let mut starts = 0u64;
-    for j in 0..k {
-        starts |= 1 << (j * c);
-    }
-    let (src, dst) = (x.as_ptr().cast::<u8>(), y.as_mut_ptr().cast::<u8>());
-    let mut row = 0;
-    // Whole-vector loads and stores while a vector from the window's first row lies inside
-    // the rows (the lanes past the window's rows are stored as 0, then written again by the
-    // next window): on Zen 4 masked loads behind masked stores took 1.4x the time.
-    let full = u64::MAX >> (64 - k * c);
-    while row * c + 64 / W <= rows * c {
-        // SAFETY: a vector from row `row` lies inside `x` and `y`.
+    let dst = y.as_mut_ptr().cast::<u8>();
+    let put = |row: usize, _: usize, lanes: u64, first: u64, whole: bool, _: __m512i| {
+        let hot = mov::<W>(_mm512_setzero_si512(), first, one);
+        let p = dst.wrapping_add(row * c * W);
+        // SAFETY: the window's lanes (and with `whole` a vector from them) lie inside the rows,
+        // as long in `y` as in `x`.
         unsafe {
-            let raw = _mm512_loadu_si512(src.add(row * c * W).cast());
-            let first = if nan_in::<W, KIND>(raw, inf, full) {
-                by_rule::<T>(x, c, row, k)
+            if whole {
+                _mm512_storeu_si512(p.cast(), hot);
             } else {
-                firsts::<W, KIND, STEPS>(&rot, raw, full, starts)
-            };
-            let hot = mov::<W>(_mm512_setzero_si512(), first, one);
-            _mm512_storeu_si512(dst.add(row * c * W).cast(), hot);
+                store_lanes::<W>(p, lanes, hot);
+            }
         }
-        row += k;
-    }
-    while row < rows {
-        let n = k.min(rows - row);
-        let lanes = u64::MAX >> (64 - n * c);
-        // SAFETY: rows `row` to `row + n` lie inside `x` and `y` (the masks cover `n · c`
-        // lanes).
-        unsafe {
-            let raw = load::<W>(src.add(row * c * W), lanes);
-            let first = if nan_in::<W, KIND>(raw, inf, lanes) {
-                by_rule::<T>(x, c, row, n)
-            } else {
-                firsts::<W, KIND, STEPS>(&rot, raw, lanes, starts & lanes)
-            };
-            let hot = mov::<W>(_mm512_setzero_si512(), first, one);
-            store_lanes::<W>(dst.add(row * c * W), lanes, hot);
-        }
-        row += n;
-    }
+    };
+    // SAFETY: as the caller's.
+    unsafe { short::<T, Max, W, KIND>(x, c, inf, put) };
 }
 
 /// The first lane of each row of a window (`starts` their first lanes, `lanes` theirs) that
-/// equals the row's maximum.
+/// equals the row's best of `D`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn firsts<const W: usize, const KIND: u8, const STEPS: usize>(
+fn firsts<D: Direction, const W: usize, const KIND: u8, const STEPS: usize>(
     rot: &Rotations,
     raw: __m512i,
     lanes: u64,
     starts: u64,
 ) -> u64 {
-    let e = keys::<W, KIND>(raw);
+    let e = directed::<D, W, KIND>(keys::<W, KIND>(raw));
     let m = equal::<W, KIND>(e, rot.spread::<W, KIND, STEPS>(e, lanes)) & lanes;
     m & !m.wrapping_sub(starts)
 }
@@ -353,7 +377,7 @@ unsafe fn long<T: Element, const W: usize, const KIND: u8>(
                 top = most::<W, KIND>(top, keys::<W, KIND>(raw));
             }
             if nan | nans::<W, KIND>(end, inf) != 0 {
-                by_rule::<T>(x, c, row, 1)
+                by_rule::<T, Max>(x, c, row, 1)
             } else {
                 let top = most::<W, KIND>(top, keys::<W, KIND>(end));
                 let top = rot.spread::<W, KIND, 0>(top, u64::MAX);
@@ -375,12 +399,12 @@ unsafe fn long<T: Element, const W: usize, const KIND: u8>(
     }
 }
 
-/// The lowest key: -infinity's (floats and f16/bf16 keys alike).
+/// A key no lane passes (under every key of either direction, [`directed`]).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 fn lowest<const W: usize, const KIND: u8>() -> __m512i {
     match W {
-        2 => keys::<W, KIND>(_mm512_set1_epi16(0xfc00_u16 as i16)),
+        2 => _mm512_set1_epi16(i16::MIN),
         4 => _mm512_castps_si512(_mm512_set1_ps(f32::NEG_INFINITY)),
         _ => _mm512_castpd_si512(_mm512_set1_pd(f64::NEG_INFINITY)),
     }
@@ -468,6 +492,22 @@ fn keys<const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
     }
 }
 
+/// Keys (as [`keys`] made them) greater for the better of `D`: for ReduceMin's order f16/bf16
+/// keys inverted (`!k` reverses the signed order) and floats negated (-0 and +0 still equal).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn directed<D: Direction, const W: usize, const KIND: u8>(k: __m512i) -> __m512i {
+    if !D::IS_MIN {
+        return k;
+    }
+    let flip = if KIND == HALF {
+        u64::MAX
+    } else {
+        1u64 << (8 * W - 1)
+    };
+    _mm512_xor_si512(k, splat::<W>(flip))
+}
+
 /// The greater of each lane of `a` and `b` (keys, or floats without NaN).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
@@ -496,15 +536,15 @@ fn equal<const W: usize, const KIND: u8>(e: __m512i, m: __m512i) -> u64 {
     }
 }
 
-/// The first maximum (or first NaN) of rows `row` to `row + n` as bits, the first row's
+/// The first best of `D` (or first NaN) of rows `row` to `row + n` as bits, the first row's
 /// lanes from bit 0 (a window holding a NaN, by the row kernel).
 #[cold]
 #[inline(never)]
-fn by_rule<T: Element>(x: &[T], c: usize, row: usize, n: usize) -> u64 {
+fn by_rule<T: Element, D: Direction>(x: &[T], c: usize, row: usize, n: usize) -> u64 {
     let mut bits = 0;
     if let Some(x) = x.get(row * c..(row + n) * c) {
         for (j, r) in x.chunks_exact(c).enumerate() {
-            bits |= 1 << (j * c + arg_row::<T, Max, false>(r));
+            bits |= 1 << (j * c + arg_row::<T, D, false>(r));
         }
     }
     bits
