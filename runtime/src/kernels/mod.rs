@@ -224,17 +224,18 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
     }
 }
 
-/// The first index of the best of `D` of each contiguous row of `c` of `x` into `y` (and with
-/// `v` not empty that element into `v`) by the
-/// AVX-512 kernel of rows by equality (`thin512::arg_rows`: f16 and bf16 rows of two to eight)
-/// where the CPU has it (and VBMI2) and it is the faster kernel for these rows: `true`, else
-/// `false` (nothing written), and always with `small-code` or off x86-64.
+/// The first index (with `LAST` the last) of the best of `D` of each contiguous row of `c` of
+/// `x` into `y` (and with `v` not empty that element into `v`) by the AVX-512 kernel of rows by
+/// equality (`thin512::arg_rows`: f16 and bf16 rows of two to eight, `f64` rows of two to four
+/// with their best elements) where the CPU has it (and VBMI2) and it is the faster kernel for
+/// these rows: `true`, else `false` (nothing written), and always with `small-code` or off
+/// x86-64.
 #[cfg_attr(
     any(feature = "small-code", not(target_arch = "x86_64")),
     allow(clippy::extra_unused_type_parameters)
 )]
 #[inline(always)]
-pub(crate) fn arg_rows_wide<T: Element, D: Direction>(
+pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
@@ -245,7 +246,8 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return thin512::arg_rows_prefers::<T>(c) && thin512::arg_rows::<T, D>(x, y, v, c);
+    return thin512::arg_rows_prefers::<T>(c, !v.is_empty(), LAST)
+        && thin512::arg_rows::<T, D, LAST>(x, y, v, c);
     #[allow(unreachable_code)]
     {
         let _ = (x, y, v, c);

@@ -73,7 +73,7 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
     let (rows, _) = x.as_chunks::<R>();
     // Float rows, two or more a vector: by equality with their best in AVX-512, where the CPU
     // has it.
-    if !LAST && super::arg_rows_wide::<T, D>(x, y, &mut [], R) {
+    if super::arg_rows_wide::<T, D, LAST>(x, y, &mut [], R) {
         return;
     }
     if rows.len() >= FEW_SHORT_ROWS && super::arg_rows_f32::<T, D, LAST, i64>(x, y, R) {

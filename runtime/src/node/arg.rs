@@ -374,7 +374,7 @@ pub fn arg_rows_values<T: Thin, D: Direction, const LAST: bool>(
     // f16 and bf16 rows of two to eight: by equality with their best in AVX-512, where the CPU
     // has it (`kernels::arg_rows_wide`).
     #[cfg(not(debug_assertions))]
-    return (!LAST && kernels::arg_rows_wide::<T, D>(x, y, v, r))
+    return kernels::arg_rows_wide::<T, D, LAST>(x, y, v, r)
         || kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r)
         || kernels::arg_rows_values_narrow::<T, D, LAST>(x, y, v, r)
         || kernels::arg_values_rows_short::<T, D, LAST>(x, y, v, r);

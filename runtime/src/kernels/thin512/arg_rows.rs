@@ -1,9 +1,10 @@
-//! ArgMax and ArgMin (the first index) of contiguous float rows short enough that two or more
-//! fit a 64-byte vector, by equality with each row's best (`f32`, `f64`, f16, bf16): the
-//! windows of [`hard_rows::short`] (each row's best spread to its lanes by rotations within
-//! the row, the first equal lane of each row as a bit), then the rows' bits to indices by one
-//! compress of each lane's column (`vpcompressw` needs VBMI2, checked at run time) and their
-//! store as `i64`; the best elements themselves (ArgMax beside ReduceMax) by one more compress.
+//! ArgMax and ArgMin (the first index, or the last) of contiguous float rows short enough that
+//! two or more fit a 64-byte vector, by equality with each row's best (`f32`, `f64`, f16,
+//! bf16): the windows of [`hard_rows::short`] (each row's best spread to its lanes by rotations
+//! within the row, the first (or last) equal lane of each row as a bit), then the rows' bits to
+//! indices by one compress of each lane's column (`vpcompressw` needs VBMI2, checked at run
+//! time) and their store as `i64`; the best elements themselves (ArgMax beside ReduceMax) by one
+//! more compress.
 
 use core::arch::x86_64::{
     __m512i, _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_cvtepu16_epi64,
@@ -25,21 +26,30 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
     size_of::<T>() == w && matches!(kind, FLOAT | HALF) && c >= 2 && 2 * c * w <= 64 && isa::vbmi2()
 }
 
-/// Whether [`arg_rows`] is the kernel for rows of `c` elements of `T` (it [`takes`] them and
-/// measured faster than the others there, over 2 MiB on an AMD EPYC, Zen 4): f16 and bf16 rows
-/// of two to eight, four rows a window or more (0.58-0.92x the time of `kernels::short_rows`;
-/// rows of 9 and 10 1.03x, of 11 to 16, two a window, 1.5x); not `f32` (1.05-1.7x the `f32` row
-/// kernels' time) nor `f64` (0.96-0.99x).
+/// Whether [`arg_rows`] is the kernel for rows of `c` elements of `T` (with `values` the best
+/// elements too, with `last` the last index): it [`takes`] them and measured faster than the
+/// others there, over 2 MiB on an AMD EPYC (Zen 4): f16 and bf16 rows of two to eight, four
+/// rows a window or more (0.58-0.92x the time of `kernels::short_rows`, the last index
+/// 0.82-0.89x; rows of 9 and 10 1.03x, of 11 to 16, two a window, 1.5x); `f64` rows of two to
+/// four with their best elements and the first index (0.56-0.92x; the index alone 0.94-0.98x,
+/// the last 1.1-1.2x); not `f32` (1.05-1.7x the `f32` row kernels' time).
 #[inline(always)]
-pub(crate) fn prefers<T: Element>(c: usize) -> bool {
-    kind_of::<T>().1 == HALF && c <= 8 && takes::<T>(c)
+pub(crate) fn prefers<T: Element>(c: usize, values: bool, last: bool) -> bool {
+    let (w, kind, _) = kind_of::<T>();
+    let fits = match (kind, w) {
+        (HALF, _) => c <= 8,
+        (_, 8) => values && !last,
+        _ => false,
+    };
+    fits && takes::<T>(c)
 }
 
-/// The index of the first best element of `D` (or first NaN) of each contiguous row of `c` of
+/// The index of the first best element of `D` (or first NaN; with `LAST` the last) of each
+/// contiguous row of `c` of
 /// `x` into `y` (as many as the rows), and with `v` not empty that element into `v` (as long):
 /// `true`, or `false` (nothing written) where this kernel does not take them ([`takes`]).
 #[inline(always)]
-pub(crate) fn arg_rows<T: Element, D: Direction>(
+pub(crate) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
@@ -53,9 +63,9 @@ pub(crate) fn arg_rows<T: Element, D: Direction>(
         // SAFETY: as below.
         unsafe {
             match kind_of::<T>() {
-                (2, _, inf) => arg_in::<T, D, 2, HALF, true>(x, y, v, c, inf),
-                (4, _, inf) => arg_in::<T, D, 4, FLOAT, true>(x, y, v, c, inf),
-                (_, _, inf) => arg_in::<T, D, 8, FLOAT, true>(x, y, v, c, inf),
+                (2, _, inf) => arg_in::<T, D, LAST, 2, HALF, true>(x, y, v, c, inf),
+                (4, _, inf) => arg_in::<T, D, LAST, 4, FLOAT, true>(x, y, v, c, inf),
+                (_, _, inf) => arg_in::<T, D, LAST, 8, FLOAT, true>(x, y, v, c, inf),
             }
         }
         return true;
@@ -64,9 +74,9 @@ pub(crate) fn arg_rows<T: Element, D: Direction>(
     // SAFETY: `takes` found AVX-512 F, BW, VL, DQ and VBMI2; `T` is a float of the width named.
     unsafe {
         match (w, kind) {
-            (2, _) => arg_in::<T, D, 2, HALF, false>(x, y, v, c, inf),
-            (4, _) => arg_in::<T, D, 4, FLOAT, false>(x, y, v, c, inf),
-            _ => arg_in::<T, D, 8, FLOAT, false>(x, y, v, c, inf),
+            (2, _) => arg_in::<T, D, LAST, 2, HALF, false>(x, y, v, c, inf),
+            (4, _) => arg_in::<T, D, LAST, 4, FLOAT, false>(x, y, v, c, inf),
+            _ => arg_in::<T, D, LAST, 8, FLOAT, false>(x, y, v, c, inf),
         }
     }
     true
@@ -79,7 +89,14 @@ pub(crate) fn arg_rows<T: Element, D: Direction>(
 /// [`takes`] holds, `y` (and with `VALUES` `v`) holds an entry for each row of `x`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi2")]
-unsafe fn arg_in<T: Element, D: Direction, const W: usize, const KIND: u8, const VALUES: bool>(
+unsafe fn arg_in<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const W: usize,
+    const KIND: u8,
+    const VALUES: bool,
+>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
@@ -107,7 +124,7 @@ unsafe fn arg_in<T: Element, D: Direction, const W: usize, const KIND: u8, const
         }
     };
     // SAFETY: as the caller's.
-    unsafe { hard_rows::short::<T, D, W, KIND>(x, c, inf, put) };
+    unsafe { hard_rows::short::<T, D, LAST, W, KIND>(x, c, inf, put) };
 }
 
 /// The lanes of `v` (`W` bytes wide) that `m` names, packed from lane 0.

@@ -132,6 +132,8 @@ struct Rotations {
     /// The lowest key, for the lanes past a single row.
     low: __m512i,
     idx: [__m512i; MAX_STEPS],
+    /// Step `t`'s lanes (of the window's rows) with a lane `2^t` after them in their row.
+    after: [u64; MAX_STEPS],
 }
 
 impl Rotations {
@@ -143,7 +145,15 @@ impl Rotations {
         let mut rot = Rotations {
             low: lowest::<W, KIND>(),
             idx: [_mm512_setzero_si512(); MAX_STEPS],
+            after: [0; MAX_STEPS],
         };
+        for (t, after) in rot.after.iter_mut().enumerate() {
+            for i in 0..(k * c).min(64) {
+                if i % c + (1 << t) < c {
+                    *after |= 1 << i;
+                }
+            }
+        }
         let (mut s, mut step) = (1, 0);
         while k > 1 && s < c && step < MAX_STEPS {
             let mut lanes = [0u8; 64];
@@ -187,19 +197,27 @@ impl Rotations {
 /// by the instance for their number of rotations (a loop with that count at run time spilled
 /// its state and took up to 2x the time): `put(row, n, lanes, first, whole, raw)` for each,
 /// with its first row, its rows, their lanes, the bits of each row's first best lane (`D`'s, a
-/// NaN winning), whether a vector from its first lane lies inside the rows, and its elements.
+/// NaN winning; with `LAST` the last), whether a vector from its first lane lies inside the
+/// rows, and its elements.
 ///
 /// # Safety
 /// As [`rows_in`]'s, and `c` is at most `64 / W`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) unsafe fn short<T: Element, D: Direction, const W: usize, const KIND: u8>(
+pub(super) unsafe fn short<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const W: usize,
+    const KIND: u8,
+>(
     x: &[T],
     c: usize,
     inf: u64,
     put: impl FnMut(usize, usize, u64, u64, bool, __m512i),
 ) {
     let k = 64 / W / c;
+    debug_assert!(!LAST || k > 1, "the last lane of one row a window");
     let steps = if k == 1 {
         0
     } else {
@@ -208,11 +226,11 @@ pub(super) unsafe fn short<T: Element, D: Direction, const W: usize, const KIND:
     // SAFETY: as the caller's.
     unsafe {
         match steps {
-            0 => windows::<T, D, W, KIND, 0>(x, c, inf, put),
-            1 => windows::<T, D, W, KIND, 1>(x, c, inf, put),
-            2 => windows::<T, D, W, KIND, 2>(x, c, inf, put),
-            3 => windows::<T, D, W, KIND, 3>(x, c, inf, put),
-            _ => windows::<T, D, W, KIND, 4>(x, c, inf, put),
+            0 => windows::<T, D, LAST, W, KIND, 0>(x, c, inf, put),
+            1 => windows::<T, D, LAST, W, KIND, 1>(x, c, inf, put),
+            2 => windows::<T, D, LAST, W, KIND, 2>(x, c, inf, put),
+            3 => windows::<T, D, LAST, W, KIND, 3>(x, c, inf, put),
+            _ => windows::<T, D, LAST, W, KIND, 4>(x, c, inf, put),
         }
     }
 }
@@ -223,7 +241,14 @@ pub(super) unsafe fn short<T: Element, D: Direction, const W: usize, const KIND:
 /// As [`short`]'s; `STEPS` is [`Rotations::new`]'s count for these rows.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn windows<T: Element, D: Direction, const W: usize, const KIND: u8, const STEPS: usize>(
+unsafe fn windows<
+    T: Element,
+    D: Direction,
+    const LAST: bool,
+    const W: usize,
+    const KIND: u8,
+    const STEPS: usize,
+>(
     x: &[T],
     c: usize,
     inf: u64,
@@ -244,9 +269,9 @@ unsafe fn windows<T: Element, D: Direction, const W: usize, const KIND: u8, cons
         // SAFETY: a vector from row `row` lies inside `x`.
         let raw = unsafe { _mm512_loadu_si512(src.add(row * c * W).cast()) };
         let first = if nan_in::<W, KIND>(raw, inf, full) {
-            by_rule::<T, D>(x, c, row, k)
+            by_rule::<T, D, LAST>(x, c, row, k)
         } else {
-            firsts::<D, W, KIND, STEPS>(&rot, raw, full, starts)
+            firsts::<D, LAST, W, KIND, STEPS>(&rot, raw, full, starts)
         };
         put(row, k, full, first, true, raw);
         row += k;
@@ -257,9 +282,9 @@ unsafe fn windows<T: Element, D: Direction, const W: usize, const KIND: u8, cons
         // SAFETY: rows `row` to `row + n` lie inside `x` (the mask covers `n · c` lanes).
         let raw = unsafe { load::<W>(src.add(row * c * W), lanes) };
         let first = if nan_in::<W, KIND>(raw, inf, lanes) {
-            by_rule::<T, D>(x, c, row, n)
+            by_rule::<T, D, LAST>(x, c, row, n)
         } else {
-            firsts::<D, W, KIND, STEPS>(&rot, raw, lanes, starts & lanes)
+            firsts::<D, LAST, W, KIND, STEPS>(&rot, raw, lanes, starts & lanes)
         };
         put(row, n, lanes, first, false, raw);
         row += n;
@@ -297,14 +322,14 @@ unsafe fn hard_short<T: Element, const W: usize, const KIND: u8>(
         }
     };
     // SAFETY: as the caller's.
-    unsafe { short::<T, Max, W, KIND>(x, c, inf, put) };
+    unsafe { short::<T, Max, false, W, KIND>(x, c, inf, put) };
 }
 
 /// The first lane of each row of a window (`starts` their first lanes, `lanes` theirs) that
-/// equals the row's best of `D`.
+/// equals the row's best of `D` (with `LAST` the last such lane).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn firsts<D: Direction, const W: usize, const KIND: u8, const STEPS: usize>(
+fn firsts<D: Direction, const LAST: bool, const W: usize, const KIND: u8, const STEPS: usize>(
     rot: &Rotations,
     raw: __m512i,
     lanes: u64,
@@ -312,7 +337,19 @@ fn firsts<D: Direction, const W: usize, const KIND: u8, const STEPS: usize>(
 ) -> u64 {
     let e = directed::<D, W, KIND>(keys::<W, KIND>(raw));
     let m = equal::<W, KIND>(e, rot.spread::<W, KIND, STEPS>(e, lanes)) & lanes;
-    m & !m.wrapping_sub(starts)
+    if LAST {
+        // The lanes with an equal lane after them in their row (a lane further, then twice as
+        // far each step: `STEPS` doublings cover a row of two or more a window; `short` is
+        // never asked for the last lane of one row a window), left out.
+        let mut later = (m >> 1) & rot.after[0];
+        for (t, &after) in rot.after.iter().enumerate().take(STEPS) {
+            later |= (later >> (1 << t)) & after;
+        }
+        m & !later
+    } else {
+        // Each row's first bit: the borrow of subtracting its first lane's bit stops there.
+        m & !m.wrapping_sub(starts)
+    }
 }
 
 /// Whether a lane of `lanes` of `raw` is a NaN.
@@ -377,7 +414,7 @@ unsafe fn long<T: Element, const W: usize, const KIND: u8>(
                 top = most::<W, KIND>(top, keys::<W, KIND>(raw));
             }
             if nan | nans::<W, KIND>(end, inf) != 0 {
-                by_rule::<T, Max>(x, c, row, 1)
+                by_rule::<T, Max, false>(x, c, row, 1)
             } else {
                 let top = most::<W, KIND>(top, keys::<W, KIND>(end));
                 let top = rot.spread::<W, KIND, 0>(top, u64::MAX);
@@ -536,15 +573,20 @@ fn equal<const W: usize, const KIND: u8>(e: __m512i, m: __m512i) -> u64 {
     }
 }
 
-/// The first best of `D` (or first NaN) of rows `row` to `row + n` as bits, the first row's
-/// lanes from bit 0 (a window holding a NaN, by the row kernel).
+/// The first best of `D` (or first NaN; with `LAST` the last) of rows `row` to `row + n` as
+/// bits, the first row's lanes from bit 0 (a window holding a NaN, by the row kernel).
 #[cold]
 #[inline(never)]
-fn by_rule<T: Element, D: Direction>(x: &[T], c: usize, row: usize, n: usize) -> u64 {
+fn by_rule<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    c: usize,
+    row: usize,
+    n: usize,
+) -> u64 {
     let mut bits = 0;
     if let Some(x) = x.get(row * c..(row + n) * c) {
         for (j, r) in x.chunks_exact(c).enumerate() {
-            bits |= 1 << (j * c + arg_row::<T, D, false>(r));
+            bits |= 1 << (j * c + arg_row::<T, D, LAST>(r));
         }
     }
     bits

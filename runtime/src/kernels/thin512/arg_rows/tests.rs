@@ -1,9 +1,10 @@
 //! Tests of [`super`]: f16, bf16, `f32` and `f64` rows of 1 to 40 elements (those of two rows a
-//! vector or more taken), 0 to 70 rows and a few elements past them, ArgMax and ArgMin, values
-//! with many ties, both zeros, infinities and the types' ends, NaN of either sign in some rows,
-//! against the definition row by row (`test_util::naive_arg`: the first best, a NaN winning),
-//! with and without the best elements (bit for bit the row's element at that index); nothing
-//! written past the rows' indices and values; integers and CPUs without AVX-512 not taken.
+//! vector or more taken), 0 to 70 rows and a few elements past them, ArgMax and ArgMin (the
+//! first index and the last), values with many ties, both zeros, infinities and the types'
+//! ends, NaN of either sign in some rows, against the definition row by row
+//! (`test_util::naive_arg`: the first best or the last, a NaN winning), with and without the
+//! best elements (bit for bit the row's element at that index); nothing written past the rows'
+//! indices and values; integers and CPUs without AVX-512 not taken.
 
 extern crate std;
 use core::mem::size_of;
@@ -45,19 +46,19 @@ fn f32s(g: &mut Lcg, nan: bool) -> f32 {
 }
 
 /// Runs rows of `c` of `x` (and `extra` elements past them) and checks each row's index.
-fn check_rows<T: Element, D: Direction>(x: &[T], c: usize, ctx: &str) {
+fn check_rows<T: Element, D: Direction, const LAST: bool>(x: &[T], c: usize, ctx: &str) {
     let rows = x.len() / c.max(1);
     for values in [false, true] {
         let ctx = std::format!("{ctx} values {values}");
         let mut y = std::vec![-7i64; rows + 3];
         let mut v = std::vec![T::ONE; if values { rows + 3 } else { 0 }];
         let vs = if values { &mut v[..rows] } else { &mut v[..] };
-        let took = arg_rows::<T, D>(x, &mut y[..rows], vs, c);
+        let took = arg_rows::<T, D, LAST>(x, &mut y[..rows], vs, c);
         assert_eq!(took, taken::<T>(c), "{ctx}: taken");
         if took {
             for row in 0..rows {
                 let xs = &x[row * c..(row + 1) * c];
-                let want = naive_arg::<T, D>(xs, false);
+                let want = naive_arg::<T, D>(xs, LAST);
                 assert_eq!(y[row], want as i64, "{ctx} row {row}: {xs:?}");
                 if values {
                     // The element itself: its bits (the sign of a zero, a NaN's payload).
@@ -91,8 +92,10 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
                 .map(|i| make(&mut g, (i / c) % 7 == 3))
                 .collect();
             let ctx = std::format!("{:?} c {c} rows {rows}", T::DTYPE);
-            check_rows::<T, Max>(&x, c, &std::format!("{ctx} max"));
-            check_rows::<T, Min>(&x, c, &std::format!("{ctx} min"));
+            check_rows::<T, Max, false>(&x, c, &std::format!("{ctx} max"));
+            check_rows::<T, Min, false>(&x, c, &std::format!("{ctx} min"));
+            check_rows::<T, Max, true>(&x, c, &std::format!("{ctx} max last"));
+            check_rows::<T, Min, true>(&x, c, &std::format!("{ctx} min last"));
         }
     }
 }
@@ -127,8 +130,10 @@ fn best_at_every_lane() {
                 down[row * c + (row * 7) % c] = low;
             }
             let ctx = std::format!("{:?} low {low:?} high {high:?} c {c}", T::DTYPE);
-            check_rows::<T, Max>(&up, c, &std::format!("{ctx} max"));
-            check_rows::<T, Min>(&down, c, &std::format!("{ctx} min"));
+            check_rows::<T, Max, false>(&up, c, &std::format!("{ctx} max"));
+            check_rows::<T, Min, false>(&down, c, &std::format!("{ctx} min"));
+            check_rows::<T, Max, true>(&up, c, &std::format!("{ctx} max last"));
+            check_rows::<T, Min, true>(&down, c, &std::format!("{ctx} min last"));
         }
     }
     each::<f32>(f32::NEG_INFINITY, f32::INFINITY);
@@ -145,10 +150,15 @@ fn best_at_every_lane() {
 #[test]
 fn integers_and_narrow_cpus_not_taken() {
     let mut y = [7i64; 8];
-    assert!(!arg_rows::<i32, Max>(&[1i32; 64], &mut y, &mut [], 8));
+    assert!(!arg_rows::<i32, Max, false>(
+        &[1i32; 64],
+        &mut y,
+        &mut [],
+        8
+    ));
     assert!(y.iter().all(|&e| e == 7));
     isa::HERE.with(|h| h.set(Some(isa::AVX2)));
-    let took = arg_rows::<f32, Max>(&[1.0f32; 64], &mut y, &mut [], 8);
+    let took = arg_rows::<f32, Max, false>(&[1.0f32; 64], &mut y, &mut [], 8);
     isa::HERE.with(|h| h.set(None));
     assert!(!took);
     assert!(y.iter().all(|&e| e == 7));
