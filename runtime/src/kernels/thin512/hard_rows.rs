@@ -1,21 +1,21 @@
 //! Hardmax of contiguous float rows of two to [`MAX_LANES`] elements (`f32`, `f64`, f16, bf16)
 //! by equality with the row's maximum, in 64-byte AVX-512 vectors: no positions found first and
-//! no per-row branch.
+//! no per-row branch. Its windows serve [`super::arg_rows`] too.
 //!
-//! Rows that fit a vector go `k` whole rows a window (one masked load of `k · c` lanes). The
-//! maximum of each row reaches every lane of the row by rotations within the row (lane `i` of a
-//! row against lane `i + s` of the same row, modulo its length, for `s` = 1, 2, 4, ... under
-//! `c`: one permute and one maximum each), the lanes equal to it make a mask, and the lowest of
-//! each row's bits is kept by one subtraction: `m & !(m - starts)`, with `starts` the row's
-//! first bits (each row has at least one bit, its maximum, so no borrow leaves its row). The
-//! window's zeros and ones go out in one masked store. A longer row (up to eight vectors) is one
-//! window: its vectors folded lane against lane, then rotated across the vector; its first equal
-//! lane found from the masks, vector by vector.
+//! Rows that fit a vector go `k` whole rows a window (one load of a vector, masked for the last
+//! windows). The maximum of each row reaches every lane of the row by rotations within the row
+//! (lane `i` of a row against lane `i + s` of the same row, modulo its length, for `s` = 1, 2,
+//! 4, ... under `c`: one permute and one maximum each; one row a window halves the vector
+//! instead), the lanes equal to it make a mask, and the lowest of each row's bits is kept by one
+//! subtraction: `m & !(m - starts)`, with `starts` the rows' first bits (each row has at least
+//! one bit, its maximum, so no borrow leaves its row). The window's zeros and ones go out in one
+//! store. A longer row (up to eight vectors) is one window: its vectors folded lane against
+//! lane, then the vector halved; its first equal lane found from the masks of all its vectors.
 //!
 //! f16 and bf16 are compared as signed order keys of their bits (-0 and +0 one key, so that the
 //! first zero wins a row of zeros whatever its signs); `f32` and `f64` as floats (`max` returns
 //! one of its operands, so the maximum equals an element of its row). A window holding a NaN has
-//! its rows done by the row kernel ([`hardmax_row`]), out of line.
+//! its rows' positions found by the row kernel (`kernels::arg_row`), out of line.
 
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm256_castpd_si256, _mm256_castps_si256, _mm256_castsi256_pd,
