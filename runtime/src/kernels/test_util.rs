@@ -52,6 +52,34 @@ pub(super) fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
     }
 }
 
+/// `f32` values with ties, both zeros, infinities, the ends and the smallest subnormals, NaN of
+/// either sign (one in four draws of a NaN where `nan`, else 0.5).
+pub(super) fn f32_ends(g: &mut Lcg, nan: bool) -> f32 {
+    let v = small(
+        g,
+        &[
+            -0.0,
+            0.0,
+            1.0,
+            -2.0,
+            3.5,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+            f32::from_bits(1),
+            -f32::from_bits(1),
+            f32::NAN,
+            -f32::NAN,
+        ],
+    );
+    if v.is_nan() && !(nan && g.next().is_multiple_of(4)) {
+        0.5
+    } else {
+        v
+    }
+}
+
 /// The extreme of a lane by the contract: NaN-propagating (its first NaN).
 pub(super) fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
     if let Some(&n) = lane.iter().find(|v| v.is_nan()) {

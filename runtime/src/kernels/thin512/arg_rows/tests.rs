@@ -11,38 +11,12 @@ use core::mem::size_of;
 use std::vec::Vec;
 
 use super::*;
-use crate::kernels::test_util::{bf16s, f16s, f64s, naive_arg, small, Lcg};
+use crate::kernels::test_util::{bf16s, f16s, f32_ends, f64s, naive_arg, Lcg};
 use crate::{bf16, f16, Max, Min};
 
 /// Whether [`arg_rows`] should take rows of `c` of `T` here.
 fn taken<T>(c: usize) -> bool {
     c >= 2 && 2 * c * size_of::<T>() <= 64 && isa::vbmi2()
-}
-
-/// `f32` values with ties, both zeros, infinities, the ends and the smallest subnormal.
-fn f32s(g: &mut Lcg, nan: bool) -> f32 {
-    let v = small(
-        g,
-        &[
-            -0.0,
-            0.0,
-            1.0,
-            -2.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::MAX,
-            f32::MIN,
-            f32::from_bits(1),
-            -f32::from_bits(1),
-            f32::NAN,
-            -f32::NAN,
-        ],
-    );
-    if v.is_nan() && !(nan && g.next().is_multiple_of(4)) {
-        0.5
-    } else {
-        v
-    }
 }
 
 /// Runs rows of `c` of `x` (and `extra` elements past them) and checks each row's index.
@@ -108,7 +82,7 @@ fn halves_match_the_definition() {
 
 #[test]
 fn f32_matches_the_definition() {
-    check::<f32>(f32s);
+    check::<f32>(f32_ends);
 }
 
 #[test]
