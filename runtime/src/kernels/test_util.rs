@@ -80,6 +80,20 @@ pub(super) fn f32_ends(g: &mut Lcg, nan: bool) -> f32 {
     }
 }
 
+/// `rows` rows of `c` values from `make` and `extra` more past them, NaN (where `make` draws
+/// one) only in every seventh row, so in some windows of rows and not others.
+pub(super) fn rows_input<T>(
+    g: &mut Lcg,
+    make: fn(&mut Lcg, bool) -> T,
+    rows: usize,
+    c: usize,
+    extra: usize,
+) -> std::vec::Vec<T> {
+    (0..rows * c + extra)
+        .map(|i| make(g, (i / c.max(1)) % 7 == 3))
+        .collect()
+}
+
 /// The extreme of a lane by the contract: NaN-propagating (its first NaN).
 pub(super) fn naive_reduce<T: Element, D: Direction>(lane: &[T]) -> T {
     if let Some(&n) = lane.iter().find(|v| v.is_nan()) {

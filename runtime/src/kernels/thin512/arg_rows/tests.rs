@@ -8,10 +8,9 @@
 
 extern crate std;
 use core::mem::size_of;
-use std::vec::Vec;
 
 use super::*;
-use crate::kernels::test_util::{bf16s, f16s, f32_ends, f64s, naive_arg, Lcg};
+use crate::kernels::test_util::{bf16s, f16s, f32_ends, f64s, naive_arg, rows_input, Lcg};
 use crate::{bf16, f16, Max, Min};
 
 /// Whether [`arg_rows`] should take rows of `c` of `T` here.
@@ -61,10 +60,7 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
     for c in 1..=40 {
         for rows in [0, 1, 2, 3, 5, 8, 17, 33, 70] {
             let extra = g.next() as usize % c;
-            // NaN in every seventh row, none elsewhere.
-            let x: Vec<T> = (0..rows * c + extra)
-                .map(|i| make(&mut g, (i / c) % 7 == 3))
-                .collect();
+            let x = rows_input(&mut g, make, rows, c, extra);
             let ctx = std::format!("{:?} c {c} rows {rows}", T::DTYPE);
             check_rows::<T, Max, false>(&x, c, &std::format!("{ctx} max"));
             check_rows::<T, Min, false>(&x, c, &std::format!("{ctx} min"));
