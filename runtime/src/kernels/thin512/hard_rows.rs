@@ -147,11 +147,12 @@ impl Rotations {
             idx: [_mm512_setzero_si512(); MAX_STEPS],
             after: [0; MAX_STEPS],
         };
+        // A row's first `c - 2^t` lanes, in each of the `k` rows (built a row at a time: every
+        // call of a tiny model builds them).
         for (t, after) in rot.after.iter_mut().enumerate() {
-            for i in 0..(k * c).min(64) {
-                if i % c + (1 << t) < c {
-                    *after |= 1 << i;
-                }
+            let row = (1u64 << c.saturating_sub(1 << t).min(63)) - 1;
+            for j in 0..k.min(64 / c.max(1)) {
+                *after |= row << (j * c);
             }
         }
         let (mut s, mut step) = (1, 0);
