@@ -19,8 +19,8 @@
 //!
 //! Hardmax of blocks of two to four rows of floats ([`shifted`]) compares each lane with the
 //! other rows of its block in place, by loads shifted a row, without finding the rows first.
-//! Arg-reductions of blocks of two to four rows of 4- and 8-byte elements may go the same way
-//! ([`arg_shifted`], where measured faster): each lane of a first row against the rows after it.
+//! Arg-reductions of blocks of two to four rows may go the same way ([`arg_shifted`], where
+//! measured faster): each lane of a first row against the rows after it.
 
 use core::arch::x86_64::{
     _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
@@ -260,9 +260,9 @@ pub(super) fn hardmax_blocks<T: Element>(x: &[T], y: &mut [T], r: usize, c: usiz
     unsafe { by_kind!(T, hardmax_all::<T>(x, y, r, c, inf)) }
 }
 
-/// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: blocks of a few rows of 4- and
-/// 8-byte elements by [`arg_shifted`] where it is faster ([`arg_shifted::prefers`]), the others (and those after its last
-/// group) by [`arg_windows`].
+/// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: blocks of a few rows by
+/// [`arg_shifted`] where it is faster ([`arg_shifted::prefers`]), the others (and those after
+/// its last group) by [`arg_windows`].
 ///
 /// # Safety
 /// As for [`arg_in`].
@@ -276,7 +276,7 @@ unsafe fn arg_all<T: Element, D: Direction, const LAST: bool, const W: usize, co
     c: usize,
     inf: u64,
 ) -> usize {
-    let done = if arg_shifted::prefers(W, KIND, r, !v.is_empty()) {
+    let done = if arg_shifted::prefers(W, KIND, r, c, !v.is_empty()) {
         // SAFETY: as the caller's.
         unsafe { arg_shifted::arg_shifted::<T, D, LAST, W, KIND>(x, y, v, r, c, inf) }
     } else {

@@ -519,7 +519,7 @@ unsafe fn load_or<const W: usize>(fill: __m512i, p: *const u8, mask: u64) -> __m
 /// complement: -0 and +0 both 0), floats as they are.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn keys<const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
+pub(super) fn keys<const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
     if KIND == HALF {
         // `raw ^ (s & 0x7fff)` in one ternary-logic operation (`a ^ (b & c)`: 0x78).
         let s = _mm512_srai_epi16::<15>(raw);

@@ -1,4 +1,4 @@
-//! Tests of [`super`]: every 4- and 8-byte type, blocks of two to five rows (five refused) of 1
+//! Tests of [`super`]: every type, blocks of two to five rows (five refused) of 1
 //! to 17 lanes and some wider (a period of lanes over the table refused), several groups and a
 //! tail, NaN in some blocks, both directions, both tie rules, with and without values; each
 //! index and value against the definition lane by lane (`test_util::naive_arg`), nothing
@@ -8,9 +8,12 @@ extern crate std;
 use core::mem::size_of;
 use std::vec::Vec;
 
-use super::super::{isa, kind_of, FLOAT, SIGNED, UNSIGNED};
+use super::super::{isa, kind_of, FLOAT, HALF, SIGNED, UNSIGNED};
 use super::arg_shifted;
-use crate::kernels::test_util::{f32_pool, f64s, i32s, i64s, naive_arg, same, u32s, u64s, Lcg};
+use crate::kernels::test_util::{
+    bf16s, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg, same, u16s, u32s, u64s,
+    u8s, Lcg,
+};
 use crate::{Direction, Element, Max, Min};
 
 /// [`arg_shifted`] for `T`, `D` and `LAST`.
@@ -26,13 +29,18 @@ fn run<T: Element, D: Direction, const LAST: bool>(
     // SAFETY: AVX-512 checked above; `T` is of the width and kind named.
     unsafe {
         match (w, kind) {
+            (1, UNSIGNED) => arg_shifted::<T, D, LAST, 1, UNSIGNED>(x, y, v, r, c, inf),
+            (1, SIGNED) => arg_shifted::<T, D, LAST, 1, SIGNED>(x, y, v, r, c, inf),
+            (2, UNSIGNED) => arg_shifted::<T, D, LAST, 2, UNSIGNED>(x, y, v, r, c, inf),
+            (2, SIGNED) => arg_shifted::<T, D, LAST, 2, SIGNED>(x, y, v, r, c, inf),
+            (2, HALF) => arg_shifted::<T, D, LAST, 2, HALF>(x, y, v, r, c, inf),
             (4, UNSIGNED) => arg_shifted::<T, D, LAST, 4, UNSIGNED>(x, y, v, r, c, inf),
             (4, SIGNED) => arg_shifted::<T, D, LAST, 4, SIGNED>(x, y, v, r, c, inf),
             (4, FLOAT) => arg_shifted::<T, D, LAST, 4, FLOAT>(x, y, v, r, c, inf),
             (8, UNSIGNED) => arg_shifted::<T, D, LAST, 8, UNSIGNED>(x, y, v, r, c, inf),
             (8, SIGNED) => arg_shifted::<T, D, LAST, 8, SIGNED>(x, y, v, r, c, inf),
             (8, FLOAT) => arg_shifted::<T, D, LAST, 8, FLOAT>(x, y, v, r, c, inf),
-            _ => unreachable!("{:?} is not 4 or 8 bytes", T::DTYPE),
+            _ => unreachable!("{:?} has no width and kind", T::DTYPE),
         }
     }
 }
@@ -90,11 +98,14 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
         for c in (1..=17).chain([24, 29, 40]) {
             let size = r * c;
             // A period of lanes (the least multiple of both a vector's lanes and a block's)
-            // of at most 45 vectors: the table this module keeps.
+            // of at most 45 vectors: the table this module keeps; 1- and 2-byte lanes only
+            // where the CPU compresses them (VBMI2).
             let lanes = 64 / size_of::<T>();
-            let fits = r <= 4 && (1..=45).any(|k| (k * lanes).is_multiple_of(size));
-            // More than three groups of the largest (45 vectors of 16 lanes), and a tail.
-            let blocks = 3 * 45 * 16 / size + 5;
+            let fits = r <= 4
+                && (1..=45).any(|k| (k * lanes).is_multiple_of(size))
+                && (size_of::<T>() >= 4 || isa::vbmi2());
+            // More than three groups of the largest (45 vectors), and a tail.
+            let blocks = 3 * 45 * lanes / size + 5;
             for nan_every in [0, 5] {
                 let x: Vec<T> = (0..blocks * size)
                     .map(|i| make(&mut g, nan_every > 0 && (i / size) % nan_every == 2))
@@ -121,6 +132,21 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
             }
         }
     }
+}
+
+#[test]
+fn one_byte_blocks_match_the_definition() {
+    check::<u8>(u8s);
+    check::<i8>(i8s);
+    check::<bool>(bools);
+}
+
+#[test]
+fn two_byte_blocks_match_the_definition() {
+    check::<u16>(u16s);
+    check::<i16>(i16s);
+    check::<half::f16>(f16s);
+    check::<half::bf16>(bf16s);
 }
 
 #[test]
