@@ -702,8 +702,8 @@ fn narrow_many_rows<T: Pool>(seed: u64, any: impl Fn(u64) -> T) {
     }
 }
 
-/// The fused narrow pass is taken where it should be: blocks of a few lanes of every type but
-/// 8-byte ones over eight lanes, in optimized builds on a CPU with AVX-512 (so that the checks
+/// The fused narrow pass is taken where it should be: blocks of a few lanes of every type (and
+/// row count) but 8-byte ones over eight lanes, in optimized builds on a CPU with AVX-512 (so that the checks
 /// above do not pass by never taking it).
 #[test]
 fn fused_narrow_values_are_taken_with_avx512() {
@@ -721,6 +721,11 @@ fn fused_narrow_values_are_taken_with_avx512() {
     let x: Vec<f32> = (0..3 * 20 * 5).map(|i| (i % 7) as f32).collect();
     let (mut y, mut v) = (vec![0i64; 15], vec![0f32; 15]);
     let taken = node::arg_blocks_values_narrow::<f32, Max, false>(&x, &mut y, &mut v, 20, 5);
+    assert_eq!(taken, wide && !cfg!(debug_assertions));
+    // Blocks of two rows of 8-byte elements too (`arg_shifted` or the windows).
+    let x: Vec<f64> = (0..40 * 2 * 5).map(|i| (i % 5) as f64).collect();
+    let (mut y, mut v) = (vec![0i64; 200], vec![0f64; 200]);
+    let taken = node::arg_blocks_values_narrow::<f64, Max, false>(&x, &mut y, &mut v, 2, 5);
     assert_eq!(taken, wide && !cfg!(debug_assertions));
     let x = vec![0u64; 3 * 4 * 9];
     let (mut y, mut v) = (vec![0i64; 27], vec![0u64; 27]);

@@ -297,13 +297,12 @@ pub(crate) fn arg_values_wide<T: Element, D: Direction, const LAST: bool>(
     r: usize,
     c: usize,
 ) -> bool {
+    // Every type and row count. Blocks of two or three rows of 4- and 8-byte elements were once
+    // left to the generated tiles' second pass (this kernel took 1.1-1.5x its time on an Intel
+    // Xeon, Emerald Rapids, before `arg_shifted`); on an AMD EPYC (Zen 4) it takes 0.26-0.51x
+    // the tiles' time for ReduceMax+ArgMax of `f32`, `f64`, `i32` and `i64` `[n, 2..3, 5]`.
     let blocks = x.len().checked_div(r * c).unwrap_or(0);
-    // Blocks of two or three rows of 4- and 8-byte elements: the values gathered block by block
-    // cost more than the generated tiles' second pass from L1 (1.1-1.5x the time on an Intel
-    // Xeon (Emerald Rapids), where 1- and 2-byte elements took 0.65-0.9x).
-    let short = r < 4 && size_of::<T>() >= 4;
     blocks > 0
-        && !short
         && y.len() == blocks * c
         && v.len() == y.len()
         && vectors::takes::<T>(r, c)
