@@ -28,22 +28,22 @@ pub(crate) const LANES: usize = 16;
 /// The most lanes taken: wider blocks are few for their size, and the lane kernels' tiles pay.
 pub(crate) const MAX_LANES: usize = 256;
 
-/// Whether blocks of `r` rows of `inner` lanes of `T` are this module's (with `values`, each
-/// lane's extreme wanted too): 8-byte types over [`MIN_ROWS`] to [`MAX_ROWS`] rows, the 1-, 2-
-/// and 4-byte integers over three rows, 2- and 4-byte ones without values only. From four rows
-/// the AVX2 kernel of narrow lanes (`arg_lanes_small_avx2`) was as fast or faster (`u8`
-/// `[4194, 5, 100]` 351 us there, 894 here, where LLVM reads a chunk four bytes at a time), and
-/// so it was over three rows with values for 2- and 4-byte integers (`max+argmax` `i16` `[21845,
-/// 3, 16]` 324 -> 190 us, `i32` `[7281, 3, 24]` 227 -> 141) and for f16 and bf16 in every case
-/// (ArgMax f16 `[21845, 3, 16]` 557 -> 200 us: the keys are built here in the baseline build,
-/// which has no AVX2 twin for them). `f32` has its own AVX2 pass over blocks
-/// (`arg_blocks_f32`). None with `small-code` (one kernel for all).
+/// Whether blocks of `r` rows of `inner` lanes of `T` are this module's (with or without each
+/// lane's extreme): 8-byte types over [`MIN_ROWS`] to [`MAX_ROWS`] rows, the 1-, 2-
+/// and 4-byte integers over three rows. From four rows the AVX2 kernel of narrow lanes
+/// (`arg_lanes_small_avx2`) was as fast or faster (`u8` `[4194, 5, 100]` 351 us there, 894
+/// here, where LLVM reads a chunk four bytes at a time), and so it was for f16 and bf16 in every
+/// case (ArgMax f16 `[21845, 3, 16]` 557 -> 200 us: the keys are built here in the baseline
+/// build, which has no AVX2 twin for them). The values are picked in the pass that finds the
+/// rows (on an AMD EPYC, Zen 4, ReduceMax+ArgMax of `[n, 3, 16..40]` took 0.4-0.6x the time of
+/// the other kernels for `i16` and `i32`, and 1.0-1.1x ArgMax alone for every type here). `f32`
+/// has its own AVX2 pass over blocks (`arg_blocks_f32`). None with `small-code` (one kernel for
+/// all).
 #[inline(always)]
-pub(crate) fn fits<T: Element>(r: usize, inner: usize, values: bool) -> bool {
+pub(crate) fn fits<T: Element>(r: usize, inner: usize) -> bool {
     let most = match (size_of::<T>(), T::DTYPE) {
         (_, DType::F32 | DType::F16 | DType::BF16) => 0,
         (8, _) => MAX_ROWS,
-        (2 | 4, _) if values => 0,
         _ => MIN_ROWS,
     };
     !cfg!(feature = "small-code")
@@ -63,7 +63,7 @@ pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
     r: usize,
     inner: usize,
 ) -> bool {
-    if !fits::<T>(r, inner, !v.is_empty()) {
+    if !fits::<T>(r, inner) {
         return false;
     }
     let size = r * inner;
@@ -79,7 +79,11 @@ pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
             break;
         };
         let vs = v.get_mut(b * inner..(b + 1) * inner).unwrap_or_default();
-        let done = block::<T, T::Key, D, LAST>(xs, ys, vs, inner, T::key, |e| e.is_nan());
+        let done = if vs.is_empty() {
+            block::<T, T::Key, D, LAST, false>(xs, ys, vs, inner, T::key, |e| e.is_nan())
+        } else {
+            block::<T, T::Key, D, LAST, true>(xs, ys, vs, inner, T::key, |e| e.is_nan())
+        };
         if !done {
             lane_by_lane::<T, D, LAST>(xs, ys, vs, inner);
         }
@@ -87,10 +91,11 @@ pub(crate) fn arg_blocks_few<T: Element, D: Direction, const LAST: bool>(
     true
 }
 
-/// One block of `E` (rows of `inner` lanes), compared as keys `K` (`key`): `false`, with `y`
-/// and `v` possibly written, if it holds an element that `nan` says is a NaN.
+/// One block of `E` (rows of `inner` lanes), compared as keys `K` (`key`), with `VALUES` each
+/// lane's extreme into `v` too: `false`, with `y` and `v` possibly written, if it holds an
+/// element that `nan` says is a NaN.
 #[inline(always)]
-fn block<E: Copy, K: Element, D: Direction, const LAST: bool>(
+fn block<E: Copy, K: Element, D: Direction, const LAST: bool, const VALUES: bool>(
     x: &[E],
     y: &mut [i64],
     v: &mut [E],
@@ -132,7 +137,9 @@ fn block<E: Copy, K: Element, D: Direction, const LAST: bool>(
         }
         // The rows that hold them: the last match met wins, so the first row is met last
         // going up (with `LAST`, the last row going down). Rows are under 256: a byte each.
+        // With `VALUES`, the element met with each index (the one it names).
         let mut idx = [0u8; LANES];
+        let mut best = *first;
         for step in 0..rows {
             let k = if LAST { step } else { rows - 1 - step };
             let Some(ch) = row(k, at) else {
@@ -141,6 +148,11 @@ fn block<E: Copy, K: Element, D: Direction, const LAST: bool>(
             for ((i, &m), &e) in idx.iter_mut().zip(&m).zip(ch) {
                 *i = if key(e) == m { k as u8 } else { *i };
             }
+            if VALUES {
+                for ((b, &m), &e) in best.iter_mut().zip(&m).zip(ch) {
+                    *b = if key(e) == m { e } else { *b };
+                }
+            }
         }
         if let Some(out) = y.get_mut(at..).and_then(|s| s.first_chunk_mut::<LANES>()) {
             for (o, &i) in out.iter_mut().zip(&idx) {
@@ -148,11 +160,7 @@ fn block<E: Copy, K: Element, D: Direction, const LAST: bool>(
             }
         }
         if let Some(out) = v.get_mut(at..).and_then(|s| s.first_chunk_mut::<LANES>()) {
-            for (j, (o, &i)) in out.iter_mut().zip(&idx).enumerate() {
-                if let Some(&e) = x.get(usize::from(i) * inner + at + j) {
-                    *o = e;
-                }
-            }
+            *out = best;
         }
     }
     true

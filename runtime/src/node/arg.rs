@@ -185,7 +185,7 @@ fn few<T: Thin, D: Direction, const LAST: bool>(
     r: usize,
     inner: usize,
 ) -> bool {
-    if !kernels::arg_few_fits::<T>(r, inner, !v.is_empty()) {
+    if !kernels::arg_few_fits::<T>(r, inner) {
         return false;
     }
     wide!(super::wide::enough::<T>(x.len()); avx512 true;

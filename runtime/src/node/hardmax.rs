@@ -138,7 +138,7 @@ fn few<T: Thin>(x: &[T], y: &mut [T], r: usize, inner: usize) -> bool {
     if halves(x, y, r, inner) {
         return true;
     }
-    if !kernels::arg_few_fits::<T>(r, inner, false) || x.len() != y.len() {
+    if !kernels::arg_few_fits::<T>(r, inner) || x.len() != y.len() {
         return false;
     }
     wide!(super::wide::enough::<T>(x.len());

@@ -54,7 +54,7 @@ fn check<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
                         "{:?} {outer}x{r}x{inner} mode {mode} all_nan {all_nan}",
                         T::DTYPE
                     );
-                    assert_eq!(done, fits::<T>(r, inner, mode < 2), "{ctx}");
+                    assert_eq!(done, fits::<T>(r, inner), "{ctx}");
                     if !done {
                         assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
                         continue;
@@ -110,7 +110,7 @@ fn nan_free_blocks_take_the_pass_by_keys() {
     let f: Vec<f64> = (0..r * inner)
         .map(|_| f64::from(f32_pool(&mut g, false)))
         .collect();
-    assert!(block::<f64, f64, Min, true>(
+    assert!(block::<f64, f64, Min, true, false>(
         &f,
         &mut y,
         &mut [],
@@ -120,7 +120,7 @@ fn nan_free_blocks_take_the_pass_by_keys() {
     ));
     let mut n = f.clone();
     n[77] = f64::NAN;
-    assert!(!block::<f64, f64, Min, true>(
+    assert!(!block::<f64, f64, Min, true, false>(
         &n,
         &mut y,
         &mut [],
