@@ -255,6 +255,37 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
     }
 }
 
+/// The index of the best of `D` of each lane of each block of two rows of `c` lanes of `x` into
+/// `y` (the first, or with `LAST` the last; with `v` not empty that element into `v`) by the
+/// AVX-512 kernel of two rows (`thin512::two_rows`) where the CPU has it and it is the faster
+/// kernel for these blocks: `true`, else `false` (nothing written), and always with
+/// `small-code` or off x86-64.
+#[cfg_attr(
+    any(feature = "small-code", not(target_arch = "x86_64")),
+    allow(clippy::extra_unused_type_parameters)
+)]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+#[inline(always)]
+pub(crate) fn arg_two_rows_wide<T: Element, D: Direction, const LAST: bool>(
+    x: &[T],
+    y: &mut [i64],
+    v: &mut [T],
+    c: usize,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return thin512::arg_two_rows_prefers::<T>(c, !v.is_empty())
+        && thin512::arg_two_rows::<T, D, LAST>(x, y, v, c);
+    #[allow(unreachable_code)]
+    {
+        let _ = (x, y, v, c);
+        false
+    }
+}
+
 /// Hardmax of each contiguous row of `c` of `x` into `y` by the AVX-512 kernel of rows by
 /// equality (`thin512::hard_rows`: floats, rows of two to 64 elements) where the CPU has it
 /// and it is the faster kernel for these rows: `true`, else `false` (nothing written), and

@@ -130,6 +130,10 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
+    if r == 2 && kernels::arg_two_rows_wide::<T, D, LAST>(x, y, &mut [], inner) {
+        return;
+    }
+    #[cfg(not(debug_assertions))]
     if few::<T, D, LAST>(x, y, &mut [], r, inner) {
         return;
     }
@@ -207,6 +211,10 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
 ) {
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
+    #[cfg(not(debug_assertions))]
+    if r == 2 && kernels::arg_two_rows_wide::<T, D, LAST>(x, y, v, inner) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     if few::<T, D, LAST>(x, y, v, r, inner) {
         return;

@@ -275,7 +275,7 @@ unsafe fn pass_in<
 /// The lanes of `raw` as [`beats`] compares them: f16 and bf16 as signed keys
 /// ([`hard_rows::keys`], three operations), the others as [`prep`] makes them.
 #[inline(always)]
-fn order<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
+pub(super) fn order<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i {
     // SAFETY: the caller's CPU runs AVX-512 F, BW, VL and DQ (as `pass_in` requires).
     unsafe {
         if KIND == HALF {
@@ -289,7 +289,7 @@ fn order<D: Direction, const W: usize, const KIND: u8>(raw: __m512i) -> __m512i 
 /// The lanes where `e` beats `m` (as [`order`] made them; strictly, or with `LAST` at least
 /// ties): f16 and bf16 keys by signed compares, the rest by [`better`].
 #[inline(always)]
-fn beats<D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
+pub(super) fn beats<D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
     e: __m512i,
     m: __m512i,
 ) -> u64 {
@@ -309,7 +309,7 @@ fn beats<D: Direction, const LAST: bool, const W: usize, const KIND: u8>(
 
 /// A mask of the lowest `n` lanes (all 64 for `n` of 64 or more).
 #[inline(always)]
-fn low_lanes(n: usize) -> u64 {
+pub(super) fn low_lanes(n: usize) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
