@@ -255,9 +255,9 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
     }
 }
 
-/// The index of the best of `D` of each lane of each block of two rows of `c` lanes of `x` into
+/// The index of the best of `D` of each lane of each block of `r` rows of `c` lanes of `x` into
 /// `y` (the first, or with `LAST` the last; with `v` not empty that element into `v`) by the
-/// AVX-512 kernel of two rows (`thin512::two_rows`) where the CPU has it and it is the faster
+/// AVX-512 kernel of stacked rows (`thin512::stacked`) where the CPU has it and it is the faster
 /// kernel for these blocks: `true`, else `false` (nothing written), and always with
 /// `small-code` or off x86-64.
 #[cfg_attr(
@@ -266,10 +266,11 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
 )]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
-pub(crate) fn arg_two_rows_wide<T: Element, D: Direction, const LAST: bool>(
+pub(crate) fn arg_stacked_wide<T: Element, D: Direction, const LAST: bool>(
     x: &[T],
     y: &mut [i64],
     v: &mut [T],
+    r: usize,
     c: usize,
 ) -> bool {
     #[cfg(all(
@@ -277,11 +278,11 @@ pub(crate) fn arg_two_rows_wide<T: Element, D: Direction, const LAST: bool>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return thin512::arg_two_rows_prefers::<T>(c, !v.is_empty())
-        && thin512::arg_two_rows::<T, D, LAST>(x, y, v, c);
+    return thin512::arg_stacked_prefers::<T>(r, c)
+        && thin512::arg_stacked::<T, D, LAST>(x, y, v, r, c);
     #[allow(unreachable_code)]
     {
-        let _ = (x, y, v, c);
+        let _ = (x, y, v, r, c);
         false
     }
 }

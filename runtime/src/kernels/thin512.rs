@@ -20,9 +20,9 @@
 //! Hardmax of blocks of two to four rows of floats ([`shifted`]) compares each lane with the
 //! other rows of its block in place, by loads shifted a row, without finding the rows first.
 //! Arg-reductions of blocks of two to four rows may go the same way ([`arg_shifted`], where
-//! measured faster): each lane of a first row against the rows after it. Blocks of two rows of
-//! any lanes (the middle axis of `[n, 2, c]`) have their own ([`two_rows`]): one compare a
-//! vector of lanes, its mask the indices.
+//! measured faster): each lane of a first row against the rows after it. Blocks of a few rows
+//! of sixteen lanes or more (the middle axis of `[n, r, c]`) are read a row's chunk at a time,
+//! each against the same lanes of the rows before ([`stacked`]).
 
 use core::arch::x86_64::{
     _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
@@ -42,7 +42,7 @@ use lanes::{
 pub(super) use packed::reduce_blocks as reduce_packed;
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
-pub(super) use two_rows::{arg_two_rows, prefers as arg_two_rows_prefers};
+pub(super) use stacked::{arg_stacked, prefers as arg_stacked_prefers};
 
 mod arg_rows;
 mod arg_shifted;
@@ -52,7 +52,7 @@ mod lanes;
 mod packed;
 mod reduce;
 mod shifted;
-mod two_rows;
+mod stacked;
 
 /// Unsigned integers and bool: compared as they are.
 pub(super) const UNSIGNED: u8 = 0;

@@ -130,7 +130,7 @@ pub fn arg_blocks<T: Thin, D: Direction, const LAST: bool, const TILE: usize>(
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, &mut [], (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
-    if r == 2 && kernels::arg_two_rows_wide::<T, D, LAST>(x, y, &mut [], inner) {
+    if kernels::arg_stacked_wide::<T, D, LAST>(x, y, &mut [], r, inner) {
         return;
     }
     #[cfg(not(debug_assertions))]
@@ -212,7 +212,7 @@ pub fn arg_blocks_values<T: Thin, D: Direction, const LAST: bool, const TILE: us
     #[cfg(debug_assertions)]
     T::arg_blocks(x, y, v, (r, inner), D::IS_MIN, LAST);
     #[cfg(not(debug_assertions))]
-    if r == 2 && kernels::arg_two_rows_wide::<T, D, LAST>(x, y, v, inner) {
+    if kernels::arg_stacked_wide::<T, D, LAST>(x, y, v, r, inner) {
         return;
     }
     #[cfg(not(debug_assertions))]

@@ -341,7 +341,12 @@ unsafe fn compress<const W: usize>(m: u64, v: __m512i) -> __m512i {
 /// # Safety
 /// The CPU has AVX-512 F and DQ; `y` holds `room` lanes, at least `count`.
 #[inline(always)]
-unsafe fn rows_out<const W: usize>(packed: __m512i, y: *mut i64, count: usize, room: usize) {
+pub(super) unsafe fn rows_out<const W: usize>(
+    packed: __m512i,
+    y: *mut i64,
+    count: usize,
+    room: usize,
+) {
     // SAFETY: as the caller's: the first `count` lanes of `y`.
     unsafe {
         let put = |p: *mut i64, from: usize, v: __m512i| {
