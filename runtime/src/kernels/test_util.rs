@@ -41,6 +41,33 @@ pub(super) fn naive_arg<T: Element, D: Direction>(x: &[T], last: bool) -> usize 
     best
 }
 
+/// Each lane of the first `blocks` blocks of `r` rows of `c` lanes of `x` (`shape` `(r, c)`):
+/// its index in `y` and, `v` not empty, its element in `v`, against [`naive_arg`] (`last`: the
+/// last index of the extreme).
+pub(super) fn check_arg_blocks<T: Element, D: Direction>(
+    x: &[T],
+    (y, v): (&[i64], &[T]),
+    (r, c): (usize, usize),
+    blocks: usize,
+    last: bool,
+    ctx: &str,
+) {
+    for b in 0..blocks {
+        for j in 0..c {
+            let lane: std::vec::Vec<T> = (0..r).map(|k| x[(b * r + k) * c + j]).collect();
+            let at = naive_arg::<T, D>(&lane, last);
+            assert_eq!(
+                y[b * c + j],
+                at as i64,
+                "{ctx}: block {b} lane {j} of {lane:?}"
+            );
+            if let Some(&got) = v.get(b * c + j) {
+                assert!(same(got, lane[at]), "{ctx}: block {b} lane {j} value");
+            }
+        }
+    }
+}
+
 pub(super) fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
     match g.next() % 9 {
         0 if nan => f32::NAN,

@@ -11,8 +11,8 @@ use std::vec::Vec;
 use super::super::{isa, kind_of, FLOAT, HALF, SIGNED, UNSIGNED};
 use super::arg_shifted;
 use crate::kernels::test_util::{
-    bf16s, bools, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, naive_arg, same, u16s, u32s, u64s,
-    u8s, Lcg,
+    bf16s, bools, check_arg_blocks, f16s, f32_pool, f64s, i16s, i32s, i64s, i8s, same, u16s, u32s,
+    u64s, u8s, Lcg,
 };
 use crate::{Direction, Element, Max, Min};
 
@@ -69,23 +69,7 @@ fn check_one<T: Element, D: Direction, const LAST: bool>(
             "{ctx}: values past"
         );
     }
-    for b in 0..done {
-        for j in 0..c {
-            let lane: Vec<T> = (0..r).map(|k| x[(b * r + k) * c + j]).collect();
-            let at = naive_arg::<T, D>(&lane, LAST);
-            assert_eq!(
-                y[b * c + j],
-                at as i64,
-                "{ctx}: block {b} lane {j} of {lane:?}"
-            );
-            if values {
-                assert!(
-                    same(v[b * c + j], lane[at]),
-                    "{ctx}: block {b} lane {j} value"
-                );
-            }
-        }
-    }
+    check_arg_blocks::<T, D>(x, (&y, &v), (r, c), done, LAST, ctx);
     done
 }
 
