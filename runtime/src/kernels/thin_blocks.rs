@@ -288,7 +288,7 @@ pub(crate) fn reduces_wide<T: Element>(r: usize, c: usize) -> bool {
 /// Every whole block of `r` rows of `c` lanes of `x` by the AVX-512 kernel of masked windows
 /// (`thin512`): each lane's index into `y` and its extreme into `v` (as long), `true`; `false`
 /// (nothing written) where that kernel does not take them (not built, no AVX-512, sizes it
-/// does not take, `y` or `v` not one lane each a block) or where it would be slower.
+/// does not take, `y` or `v` not one lane each a block).
 #[inline(always)]
 pub(crate) fn arg_values_wide<T: Element, D: Direction, const LAST: bool>(
     x: &[T],

@@ -109,7 +109,15 @@ unsafe fn blocks_in<T: Element, D: Direction, const LAST: bool, const W: usize, 
         };
         let first: *const u8 = xb.as_ptr().cast();
         let (out, vals) = (yb.as_mut_ptr(), vb.as_mut_ptr().cast::<u8>());
+        // The largest float magnitude met (for the NaN check; integers none).
         let mut seen = _mm512_setzero_si512();
+        let watch = |seen: __m512i, e: __m512i| {
+            if KIND == FLOAT || KIND == HALF {
+                widest::<W, KIND>(seen, magnitude::<W, KIND>(e))
+            } else {
+                seen
+            }
+        };
         let mut at = 0;
         while at < c {
             let n = (c - at).min(lanes);
@@ -118,16 +126,12 @@ unsafe fn blocks_in<T: Element, D: Direction, const LAST: bool, const W: usize, 
             unsafe {
                 let row_of = |k: usize| load::<W>(first.add((k * c + at) * W), m);
                 let a = row_of(0);
-                if KIND == FLOAT || KIND == HALF {
-                    seen = widest::<W, KIND>(seen, magnitude::<W, KIND>(a));
-                }
+                seen = watch(seen, a);
                 let mut best = order::<D, W, KIND>(a);
                 if r == 2 {
                     // The compare's mask is the indices.
                     let b = row_of(1);
-                    if KIND == FLOAT || KIND == HALF {
-                        seen = widest::<W, KIND>(seen, magnitude::<W, KIND>(b));
-                    }
+                    seen = watch(seen, b);
                     let take = beats::<D, LAST, W, KIND>(order::<D, W, KIND>(b), best);
                     indices(out.add(at), take, n);
                     if values {
@@ -137,9 +141,7 @@ unsafe fn blocks_in<T: Element, D: Direction, const LAST: bool, const W: usize, 
                     let (mut raw, mut row) = (a, _mm512_setzero_si512());
                     for k in 1..r {
                         let e = row_of(k);
-                        if KIND == FLOAT || KIND == HALF {
-                            seen = widest::<W, KIND>(seen, magnitude::<W, KIND>(e));
-                        }
+                        seen = watch(seen, e);
                         let key = order::<D, W, KIND>(e);
                         let take = beats::<D, LAST, W, KIND>(key, best);
                         best = mov::<W>(best, take, key);
