@@ -14,6 +14,8 @@
 //! over the benchmark matrix against its own reference. Inputs come from small pools (ties),
 //! with NaN of both signs, ±inf, ±0 and the types' extremes.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use onnx_aot::__private::node::{self, Thin, ThinIndex};
@@ -435,6 +437,19 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     !cfg!(debug_assertions) && avx2 && (typed && (window_takes || blocks_take) || doubles)
 }
 
+/// Rows of 5 to 32 bytes, bool or `u8` or `i8`: the AVX-512 kernel of byte rows
+/// (`thin512::byte_rows`) in optimized builds, on CPUs with VBMI, but in capped runs.
+fn byte_rows<T: Pool>(r: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let vbmi = std::is_x86_feature_detected!("avx512vbmi") && !CAPPED.load(Ordering::SeqCst);
+    #[cfg(not(target_arch = "x86_64"))]
+    let vbmi = false;
+    !cfg!(debug_assertions)
+        && vbmi
+        && ["bool", "int8", "uint8"].contains(&T::NAME)
+        && (5..=32).contains(&r)
+}
+
 fn wide_rows() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::is_x86_feature_detected!("avx2")
@@ -520,7 +535,8 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                 // Rows of 2 to 4 that no vector kernel takes: a scalar tile of positions and
                 // their values, in optimized builds.
                 let scalar = !cfg!(debug_assertions) && (2..=4).contains(&r);
-                let expected = expected || short_rows_fused::<T>(rows, r) || scalar;
+                let expected =
+                    expected || short_rows_fused::<T>(rows, r) || scalar || byte_rows::<T>(r);
                 assert_eq!(fused, expected, "fused rows taken {what}");
                 if fused {
                     assert_eq!(got, want, "fused arg rows {what}");
@@ -543,6 +559,9 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
 /// Held for writing while a run is capped ([`each_build`]), for reading by uncapped ones.
 static LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
 
+/// Whether a capped run (`cap_twins(1)`: no AVX-512 kernels) is under way.
+static CAPPED: AtomicBool = AtomicBool::new(false);
+
 fn each_build(f: impl Fn()) {
     if cfg!(debug_assertions) {
         f();
@@ -559,7 +578,9 @@ fn each_build(f: impl Fn()) {
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         node::cap_twins(1);
+        CAPPED.store(true, Ordering::SeqCst);
         let capped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&f));
+        CAPPED.store(false, Ordering::SeqCst);
         node::cap_twins(u8::MAX);
         if let Err(e) = capped {
             std::panic::resume_unwind(e);

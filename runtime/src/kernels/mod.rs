@@ -188,7 +188,7 @@ pub(crate) use narrow::arg_values_rows_short;
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]
 pub(crate) use planes::reduce_planes_in;
-pub(crate) use reduce::{afresh, afresh_rows, reduce_lane_blocks_fresh};
+pub(crate) use reduce::{afresh, afresh_rows, reduce_byte_rows, reduce_lane_blocks_fresh};
 #[cfg(not(debug_assertions))]
 pub(crate) use reduce::{reduce_blocks_small, reduce_rows_short_fresh};
 #[cfg(debug_assertions)]
@@ -246,8 +246,10 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return thin512::arg_rows_prefers::<T>(c, !v.is_empty(), LAST)
-        && thin512::arg_rows::<T, D, LAST>(x, y, v, c);
+    return (thin512::arg_rows_prefers::<T>(c, !v.is_empty(), LAST)
+        && thin512::arg_rows::<T, D, LAST>(x, y, v, c))
+        || (thin512::byte_rows_prefers::<T>(c, true)
+            && thin512::arg_byte_rows::<T, D, LAST>(x, y, v, c));
     #[allow(unreachable_code)]
     {
         let _ = (x, y, v, c);

@@ -430,6 +430,7 @@ pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
     };
     if super::avx2_entry::reduce_short_fresh_f32::<T, D, R>(y, x)
         || super::avx2_entry::reduce_rows_wide::<T, D, R, true>(y, x)
+        || reduce_byte_rows::<T, D>(y, x, R, true)
     {
         return;
     }
@@ -507,7 +508,8 @@ pub(crate) fn fold_inlined<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
 /// For each element of `y`, folds the matching row of `n` elements of `x` into it.
 #[inline]
 pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
-    if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) {
+    if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) || reduce_byte_rows::<T, D>(y, x, n, false)
+    {
         return;
     }
     // Integers of 1 to 4 bytes, bool, f16 and bf16: whole blocks of rows in AVX2, one row per
@@ -528,6 +530,36 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     }
     for (o, row) in y.iter_mut().zip(x.chunks_exact(n)) {
         *o = fold_inlined::<T, D>(*o, row);
+    }
+}
+
+/// Each element of `y` the extreme of `D` of its contiguous row of `c` of `x` (or with `fresh`
+/// false of its row and itself) by the AVX-512 kernel of byte rows (`super::thin512::byte_rows`: `u8`,
+/// `i8` and bool rows of 5 to 32) where the CPU has it (and VBMI) and it is the faster kernel
+/// for these rows: `true`, else `false` (nothing written), and always with `small-code` or off
+/// x86-64.
+#[cfg_attr(
+    any(feature = "small-code", not(target_arch = "x86_64")),
+    allow(clippy::extra_unused_type_parameters)
+)]
+#[inline(always)]
+pub(crate) fn reduce_byte_rows<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    c: usize,
+    fresh: bool,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return super::thin512::byte_rows_prefers::<T>(c, false)
+        && super::thin512::reduce_byte_rows::<T, D>(y, x, c, fresh);
+    #[allow(unreachable_code)]
+    {
+        let _ = (y, x, c, fresh);
+        false
     }
 }
 

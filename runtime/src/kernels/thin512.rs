@@ -33,6 +33,9 @@ use super::isa;
 use super::thin_blocks::MAX_ROWS;
 use crate::{DType, Direction, Element};
 pub(super) use arg_rows::{arg_rows, prefers as arg_rows_prefers};
+pub(super) use byte_rows::{
+    arg_rows as arg_byte_rows, prefers as byte_rows_prefers, reduce_rows as reduce_byte_rows,
+};
 pub(super) use hard_rows::{hardmax_rows, prefers as hardmax_rows_prefers};
 use hardmax::hardmax_all;
 use lanes::{
@@ -46,6 +49,7 @@ pub(super) use stacked::{arg_stacked, prefers as arg_stacked_prefers};
 
 mod arg_rows;
 mod arg_shifted;
+mod byte_rows;
 mod hard_rows;
 mod hardmax;
 mod lanes;

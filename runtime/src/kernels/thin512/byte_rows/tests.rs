@@ -1,0 +1,129 @@
+//! Tests of [`super`]: `u8`, `i8` and bool rows of 1 to 40 elements (only 5 to 32 taken), none
+//! to a few hundred rows (whole chunks of 64 and a tail), both directions, both tie rules, with
+//! and without the elements, the reductions afresh and folded into what `y` holds; each result
+//! against the definition row by row (`test_util`), and nothing written past the rows.
+
+extern crate std;
+use std::vec::Vec;
+
+use super::{arg_rows, reduce_rows};
+use crate::kernels::isa;
+use crate::kernels::test_util::{bools, check_arg_blocks, i8s, naive_reduce, same, u8s, Lcg};
+use crate::{Direction, Element, Max, Min};
+
+/// Rows of 5 to 32 taken, where the CPU has VBMI.
+fn taken(c: usize) -> bool {
+    (5..=32).contains(&c) && isa::vbmi()
+}
+
+/// One direction and tie rule over `rows` rows of `c` (and a partial row after them).
+fn check_arg<T: Element, D: Direction, const LAST: bool>(x: &[T], rows: usize, c: usize) {
+    for values in [false, true] {
+        let ctx = std::format!("{:?} rows of {c} x{rows} values {values}", T::DTYPE);
+        // Two entries past the rows, which must stay as they are.
+        let mut y = std::vec![-1i64; rows + 2];
+        let mut v = std::vec![T::ONE; if values { rows + 2 } else { 0 }];
+        let vs = if values { &mut v[..rows] } else { &mut v[..] };
+        let done = arg_rows::<T, D, LAST>(x, &mut y[..rows], vs, c);
+        assert_eq!(done, taken(c), "{ctx}: taken");
+        if !done {
+            assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
+            continue;
+        }
+        assert_eq!(&y[rows..], &[-1, -1], "{ctx}: written past the rows");
+        if values {
+            assert!(
+                same(v[rows], T::ONE) && same(v[rows + 1], T::ONE),
+                "{ctx}: past"
+            );
+        }
+        check_arg_blocks::<T, D>(x, (&y[..rows], &v[..]), (c, 1), rows, LAST, &ctx);
+    }
+}
+
+/// One direction over `rows` rows of `c`, afresh and folded into `y`'s elements.
+fn check_reduce<T: Element, D: Direction>(x: &[T], rows: usize, c: usize, start: &[T]) {
+    for fresh in [true, false] {
+        let ctx = std::format!("{:?} rows of {c} x{rows} fresh {fresh}", T::DTYPE);
+        let mut y: Vec<T> = start[..rows + 2].to_vec();
+        let done = reduce_rows::<T, D>(&mut y[..rows], x, c, fresh);
+        assert_eq!(done, taken(c), "{ctx}: taken");
+        if !done {
+            assert!(
+                y.iter().zip(start).all(|(&a, &b)| same(a, b)),
+                "{ctx}: written"
+            );
+            continue;
+        }
+        for (i, &got) in y.iter().enumerate() {
+            let want = match i {
+                _ if i >= rows => start[i],
+                _ if fresh => naive_reduce::<T, D>(&x[i * c..(i + 1) * c]),
+                _ => {
+                    let mut row = std::vec![start[i]];
+                    row.extend_from_slice(&x[i * c..(i + 1) * c]);
+                    naive_reduce::<T, D>(&row)
+                }
+            };
+            assert!(same(got, want), "{ctx}: row {i}: {got:?} for {want:?}");
+        }
+    }
+}
+
+fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
+    let mut g = Lcg(0xb17e + size_of::<T>() as u64);
+    for c in 1..=40 {
+        for rows in [0, 1, 5, 63, 64, 65, 127, 128, 200] {
+            // A partial row after the rows: not read as one.
+            let x: Vec<T> = (0..rows * c + c / 2).map(|_| make(&mut g, false)).collect();
+            let start: Vec<T> = (0..rows + 2).map(|_| make(&mut g, false)).collect();
+            check_arg::<T, Max, false>(&x, rows, c);
+            check_arg::<T, Max, true>(&x, rows, c);
+            check_arg::<T, Min, false>(&x, rows, c);
+            check_arg::<T, Min, true>(&x, rows, c);
+            check_reduce::<T, Max>(&x, rows, c, &start);
+            check_reduce::<T, Min>(&x, rows, c, &start);
+        }
+    }
+}
+
+#[test]
+fn u8_rows() {
+    check::<u8>(u8s);
+}
+
+#[test]
+fn i8_rows() {
+    check::<i8>(i8s);
+}
+
+#[test]
+fn bool_rows() {
+    check::<bool>(bools);
+}
+
+/// Every byte value in every position of a row: the extremes at 0 and 255 (-128 and 127) and
+/// their indices at either end.
+#[test]
+fn extremes_at_every_position() {
+    for c in [5, 8, 9, 16, 17, 32] {
+        let rows = 2 * c + 70;
+        for (lo, hi) in [(0u8, 255u8), (1, 254)] {
+            let x: Vec<u8> = (0..rows * c)
+                .map(|i| match (i / c) % (2 * c) {
+                    k if k < c && i % c == k => hi,
+                    k if k >= c && i % c == k - c => lo,
+                    _ => 100,
+                })
+                .collect();
+            check_arg::<u8, Max, false>(&x, rows, c);
+            check_arg::<u8, Min, true>(&x, rows, c);
+            let xi: Vec<i8> = x.iter().map(|&b| (b ^ 0x80) as i8).collect();
+            check_arg::<i8, Max, true>(&xi, rows, c);
+            check_arg::<i8, Min, false>(&xi, rows, c);
+            let start = std::vec![0u8; rows + 2];
+            check_reduce::<u8, Max>(&x, rows, c, &start);
+            check_reduce::<u8, Min>(&x, rows, c, &std::vec![255u8; rows + 2]);
+        }
+    }
+}
