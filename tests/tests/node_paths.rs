@@ -437,7 +437,7 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     !cfg!(debug_assertions) && avx2 && (typed && (window_takes || blocks_take) || doubles)
 }
 
-/// Rows of 5 to 32 bytes, bool or `u8` or `i8`: the AVX-512 kernel of byte rows
+/// Rows of 5 to 32 one- and two-byte integers or bool: the AVX-512 kernel of byte rows
 /// (`thin512::byte_rows`) in optimized builds, on CPUs with VBMI, but in capped runs.
 fn byte_rows<T: Pool>(r: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -446,7 +446,7 @@ fn byte_rows<T: Pool>(r: usize) -> bool {
     let vbmi = false;
     !cfg!(debug_assertions)
         && vbmi
-        && ["bool", "int8", "uint8"].contains(&T::NAME)
+        && ["bool", "int8", "uint8", "int16", "uint16"].contains(&T::NAME)
         && (5..=32).contains(&r)
 }
 

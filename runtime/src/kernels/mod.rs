@@ -227,9 +227,10 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
 /// The first index (with `LAST` the last) of the best of `D` of each contiguous row of `c` of
 /// `x` into `y` (and with `v` not empty that element into `v`) by the AVX-512 kernel of rows by
 /// equality (`thin512::arg_rows`: f16 and bf16 rows of two to eight, `f64` rows of two to four
-/// with their best elements) where the CPU has it (and VBMI2) and it is the faster kernel for
-/// these rows: `true`, else `false` (nothing written), and always with `small-code` or off
-/// x86-64.
+/// with their best elements; VBMI2) or that of rows folded across vectors
+/// (`thin512::byte_rows`: 1- and 2-byte integers and bool, rows of 5 to 32; VBMI) where the CPU
+/// has it and it is the faster kernel for these rows: `true`, else `false` (nothing written),
+/// and always with `small-code` or off x86-64.
 #[cfg_attr(
     any(feature = "small-code", not(target_arch = "x86_64")),
     allow(clippy::extra_unused_type_parameters)

@@ -1,5 +1,6 @@
-//! Tests of [`super`]: `u8`, `i8` and bool rows of 1 to 40 elements (only 5 to 32 taken), none
-//! to a few hundred rows (whole chunks of 64 and a tail), both directions, both tie rules, with
+//! Tests of [`super`]: `u8`, `i8`, bool, `u16` and `i16` rows of 1 to 40 elements (only 5 to 32
+//! taken; f16 and bf16 refused), none to a few hundred rows (whole chunks of 64 or 32 and a
+//! tail), both directions, both tie rules, with
 //! and without the elements, the reductions afresh and folded into what `y` holds; each result
 //! against the definition row by row (`test_util`), and nothing written past the rows.
 
@@ -8,12 +9,14 @@ use std::vec::Vec;
 
 use super::{arg_rows, reduce_rows};
 use crate::kernels::isa;
-use crate::kernels::test_util::{bools, check_arg_blocks, i8s, naive_reduce, same, u8s, Lcg};
-use crate::{Direction, Element, Max, Min};
+use crate::kernels::test_util::{
+    bf16s, bools, check_arg_blocks, f16s, i16s, i8s, naive_reduce, same, u16s, u8s, Lcg,
+};
+use crate::{bf16, f16, DType, Direction, Element, Max, Min};
 
-/// Rows of 5 to 32 taken, where the CPU has VBMI.
-fn taken(c: usize) -> bool {
-    (5..=32).contains(&c) && isa::vbmi()
+/// Integer rows of 5 to 32 taken, where the CPU has VBMI.
+fn taken<T: Element>(c: usize) -> bool {
+    !matches!(T::DTYPE, DType::F16 | DType::BF16) && (5..=32).contains(&c) && isa::vbmi()
 }
 
 /// One direction and tie rule over `rows` rows of `c` (and a partial row after them).
@@ -25,7 +28,7 @@ fn check_arg<T: Element, D: Direction, const LAST: bool>(x: &[T], rows: usize, c
         let mut v = std::vec![T::ONE; if values { rows + 2 } else { 0 }];
         let vs = if values { &mut v[..rows] } else { &mut v[..] };
         let done = arg_rows::<T, D, LAST>(x, &mut y[..rows], vs, c);
-        assert_eq!(done, taken(c), "{ctx}: taken");
+        assert_eq!(done, taken::<T>(c), "{ctx}: taken");
         if !done {
             assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
             continue;
@@ -47,7 +50,7 @@ fn check_reduce<T: Element, D: Direction>(x: &[T], rows: usize, c: usize, start:
         let ctx = std::format!("{:?} rows of {c} x{rows} fresh {fresh}", T::DTYPE);
         let mut y: Vec<T> = start[..rows + 2].to_vec();
         let done = reduce_rows::<T, D>(&mut y[..rows], x, c, fresh);
-        assert_eq!(done, taken(c), "{ctx}: taken");
+        assert_eq!(done, taken::<T>(c), "{ctx}: taken");
         if !done {
             assert!(
                 y.iter().zip(start).all(|(&a, &b)| same(a, b)),
@@ -100,6 +103,22 @@ fn i8_rows() {
 #[test]
 fn bool_rows() {
     check::<bool>(bools);
+}
+
+#[test]
+fn u16_rows() {
+    check::<u16>(u16s);
+}
+
+#[test]
+fn i16_rows() {
+    check::<i16>(i16s);
+}
+
+#[test]
+fn halves_are_refused() {
+    check::<f16>(f16s);
+    check::<bf16>(bf16s);
 }
 
 /// Every byte value in every position of a row: the extremes at 0 and 255 (-128 and 127) and
