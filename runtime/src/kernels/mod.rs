@@ -228,7 +228,7 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
 /// `x` into `y` (and with `v` not empty that element into `v`) by the AVX-512 kernel of rows by
 /// equality (`thin512::arg_rows`: f16 and bf16 rows of two to eight, `f64` rows of two to four
 /// with their best elements; VBMI2) or that of rows folded across vectors
-/// (`thin512::byte_rows`: 1- and 2-byte integers and bool, rows of 5 to 32; VBMI) where the CPU
+/// (`thin512::byte_rows`: 1- and 2-byte elements, rows of 5 to 32; VBMI) where the CPU
 /// has it and it is the faster kernel for these rows: `true`, else `false` (nothing written),
 /// and always with `small-code` or off x86-64.
 #[cfg_attr(
@@ -249,7 +249,7 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
     ))]
     return (thin512::arg_rows_prefers::<T>(c, !v.is_empty(), LAST)
         && thin512::arg_rows::<T, D, LAST>(x, y, v, c))
-        || (thin512::byte_rows_prefers::<T>(c, true)
+        || (thin512::byte_rows_prefers::<T>(c)
             && thin512::arg_byte_rows::<T, D, LAST>(x, y, v, c));
     #[allow(unreachable_code)]
     {

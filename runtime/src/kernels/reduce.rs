@@ -535,7 +535,7 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
 
 /// Each element of `y` the extreme of `D` of its contiguous row of `c` of `x` (or with `fresh`
 /// false of its row and itself) by the AVX-512 kernel of rows folded across vectors
-/// (`thin512::byte_rows`: 1- and 2-byte integers and bool, rows of 5 to 32) where the CPU has
+/// (`thin512::byte_rows`: 1- and 2-byte elements, rows of 5 to 32) where the CPU has
 /// it (and VBMI) and it is the faster kernel for these rows: `true`, else `false` (nothing
 /// written), and always with `small-code` or off x86-64.
 #[cfg_attr(
@@ -554,7 +554,7 @@ pub(crate) fn reduce_byte_rows<T: Element, D: Direction>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return super::thin512::byte_rows_prefers::<T>(c, false)
+    return super::thin512::byte_rows_prefers::<T>(c)
         && super::thin512::reduce_byte_rows::<T, D>(y, x, c, fresh);
     #[allow(unreachable_code)]
     {

@@ -29,32 +29,34 @@ use core::arch::x86_64::{
 };
 
 use super::arg_shifted::low_lanes;
-use super::{kind_of, SIGNED, UNSIGNED};
+use super::{kind_of, HALF, SIGNED, UNSIGNED};
 use crate::kernels::isa;
 use crate::{Direction, Element};
 
 /// Whether [`reduce_rows`] and [`arg_rows`] take rows of `c` elements of `T` on this CPU:
-/// 1- and 2-byte integers and bool, 5 to 32 a row, AVX-512 with VBMI.
+/// 1- and 2-byte elements (integers, bool, f16, bf16), 5 to 32 a row, AVX-512 with VBMI.
 #[inline(always)]
 pub(crate) fn takes<T: Element>(c: usize) -> bool {
     let (w, kind, _) = kind_of::<T>();
     size_of::<T>() == w
         && w <= 2
-        && matches!(kind, UNSIGNED | SIGNED)
+        && matches!(kind, UNSIGNED | SIGNED | HALF)
         && (5..=32).contains(&c)
         && isa::vbmi()
 }
 
-/// Whether [`reduce_rows`] (`arg` false) or [`arg_rows`] (`arg` true) is the kernel for rows of
-/// `c` elements of `T`: wherever it [`takes`] them. Over 2 MiB on an AMD EPYC (Zen 4), against
-/// the kernels before it (`short_rows_avx2`, the row kernels), rows of 5 to 31: ReduceMax
-/// 0.23-0.59x the time for `u8` and 0.36-0.81x for `u16`/`i16`; ArgMax 0.17-0.88x; ArgMin with
-/// the last index 0.59-0.85x for `u8`, 0.75x and under for 2-byte rows up to 16, as fast for
-/// those of 20 to 31 (1.0-1.03x: the earlier kernels did them well).
+/// Whether [`reduce_rows`] and [`arg_rows`] are the kernels for rows of `c` elements of `T`:
+/// wherever they [`takes`] them but f16 and bf16 rows over 16. Over 2 MiB on an AMD EPYC (Zen 4),
+/// against the kernels before them (`short_rows_avx2`, the row kernels), rows of 5 to 31:
+/// ReduceMax 0.23-0.59x the time for `u8` and 0.36-0.81x for `u16`/`i16`; ArgMax 0.17-0.88x;
+/// ArgMin with the last index 0.59-0.85x for `u8`, 0.75x and under for 2-byte rows up to 16, as
+/// fast for those of 20 to 31 (1.0-1.03x: the earlier kernels did them well). f16 and bf16,
+/// whose keys and NaN watch cost four more operations a load: ReduceMax 0.5-0.8x up to 16 but
+/// 0.95-1.04x over, the arg-reductions 0.8x for rows of 9 to 16 but 1.03-1.07x over (rows up to
+/// 8 go to `thin512::arg_rows` before these).
 #[inline(always)]
-pub(crate) fn prefers<T: Element>(c: usize, arg: bool) -> bool {
-    let _ = arg;
-    takes::<T>(c)
+pub(crate) fn prefers<T: Element>(c: usize) -> bool {
+    takes::<T>(c) && (kind_of::<T>().1 != HALF || c <= 16)
 }
 
 /// Each element of `y` (one a row of `c` of `x`) the extreme of `D` of its row, or with `fresh`
@@ -76,8 +78,8 @@ pub(crate) fn reduce_rows<T: Element, D: Direction>(
     // named (its `rows` rows of `c` are in `x`, their extremes in `y`).
     unsafe {
         macro_rules! go {
-            ($w:literal, $s:literal, $slot:literal, $p:literal) => {
-                reduce_in::<D, $w, $s, $slot, $p>(y, x, rows, c, fresh)
+            ($w:literal, $s:literal, $h:literal, $slot:literal, $p:literal) => {
+                reduce_in::<T, D, $w, $s, $h, $slot, $p>(y, x, rows, c, fresh)
             };
         }
         by_layout!(T, c, go)
@@ -105,11 +107,21 @@ pub(crate) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     // SAFETY: as in `reduce_rows`; `v` (when not empty) holds an element a row of `y`.
     unsafe {
         macro_rules! go {
-            ($w:literal, $s:literal, $slot:literal, $p:literal) => {
+            ($w:literal, $s:literal, $h:literal, $slot:literal, $p:literal) => {
                 if values {
-                    arg::arg_in::<D, LAST, $w, { 2 * $w }, $s, $slot, $p, true>(x, (y, v), rows, c)
+                    arg::arg_in::<T, D, LAST, $w, { 2 * $w }, $s, $h, $slot, $p, true>(
+                        x,
+                        (y, v),
+                        rows,
+                        c,
+                    )
                 } else {
-                    arg::arg_in::<D, LAST, $w, { 2 * $w }, $s, $slot, $p, false>(x, (y, v), rows, c)
+                    arg::arg_in::<T, D, LAST, $w, { 2 * $w }, $s, $h, $slot, $p, false>(
+                        x,
+                        (y, v),
+                        rows,
+                        c,
+                    )
                 }
             };
         }
@@ -118,24 +130,28 @@ pub(crate) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     true
 }
 
-/// Calls `$go!(width, signed, slot, parts)` with the layout of rows of `$c` of `$t`: 1-byte rows
-/// of up to 8 in 8-byte slots, of up to 16 in two, of up to 32 in two 16-byte slots; 2-byte rows
-/// of up to 8, 16 and 32 in two 8-, 16- and 32-byte slots.
+/// Calls `$go!(width, signed, half, slot, parts)` with the layout of rows of `$c` of `$t`: 1-byte
+/// rows of up to 8 in 8-byte slots, of up to 16 in two, of up to 32 in two 16-byte slots; 2-byte
+/// rows of up to 8, 16 and 32 in two 8-, 16- and 32-byte slots. f16 and bf16 go as signed order
+/// keys (`half`).
 macro_rules! by_layout {
     ($t:ty, $c:expr, $go:ident) => {
         match (kind_of::<$t>(), $c) {
-            ((1, UNSIGNED, _), ..=8) => $go!(1, false, 8, 1),
-            ((1, UNSIGNED, _), ..=16) => $go!(1, false, 8, 2),
-            ((1, UNSIGNED, _), _) => $go!(1, false, 16, 2),
-            ((1, _, _), ..=8) => $go!(1, true, 8, 1),
-            ((1, _, _), ..=16) => $go!(1, true, 8, 2),
-            ((1, _, _), _) => $go!(1, true, 16, 2),
-            ((_, UNSIGNED, _), ..=8) => $go!(2, false, 8, 2),
-            ((_, UNSIGNED, _), ..=16) => $go!(2, false, 16, 2),
-            ((_, UNSIGNED, _), _) => $go!(2, false, 32, 2),
-            (_, ..=8) => $go!(2, true, 8, 2),
-            (_, ..=16) => $go!(2, true, 16, 2),
-            _ => $go!(2, true, 32, 2),
+            ((1, UNSIGNED, _), ..=8) => $go!(1, false, false, 8, 1),
+            ((1, UNSIGNED, _), ..=16) => $go!(1, false, false, 8, 2),
+            ((1, UNSIGNED, _), _) => $go!(1, false, false, 16, 2),
+            ((1, _, _), ..=8) => $go!(1, true, false, 8, 1),
+            ((1, _, _), ..=16) => $go!(1, true, false, 8, 2),
+            ((1, _, _), _) => $go!(1, true, false, 16, 2),
+            ((_, UNSIGNED, _), ..=8) => $go!(2, false, false, 8, 2),
+            ((_, UNSIGNED, _), ..=16) => $go!(2, false, false, 16, 2),
+            ((_, UNSIGNED, _), _) => $go!(2, false, false, 32, 2),
+            ((_, SIGNED, _), ..=8) => $go!(2, true, false, 8, 2),
+            ((_, SIGNED, _), ..=16) => $go!(2, true, false, 16, 2),
+            ((_, SIGNED, _), _) => $go!(2, true, false, 32, 2),
+            (_, ..=8) => $go!(2, true, true, 8, 2),
+            (_, ..=16) => $go!(2, true, true, 16, 2),
+            _ => $go!(2, true, true, 32, 2),
         }
     };
 }
@@ -377,17 +393,19 @@ unsafe fn gather<const W: usize, const SLOT: usize, const P: usize, const TAIL: 
     ]
 }
 
-/// [`reduce_rows`] once checked, for `W`-byte elements (signed with `S`) in slots of `SLOT`
-/// bytes, `P` parts a row.
+/// [`reduce_rows`] once checked, for `W`-byte elements of `T` (signed with `S`, f16 or bf16
+/// with `H`) in slots of `SLOT` bytes, `P` parts a row.
 ///
 /// # Safety
 /// AVX-512 with VBMI; `rows` rows of `c` at `x` and as many elements at `y`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi")]
 unsafe fn reduce_in<
+    T: Element,
     D: Direction,
     const W: usize,
     const S: bool,
+    const H: bool,
     const SLOT: usize,
     const P: usize,
 >(
@@ -403,26 +421,30 @@ unsafe fn reduce_in<
     while done + chunk <= rows {
         let (y, x) = (y.wrapping_add(done * W), x.wrapping_add(done * c * W));
         // SAFETY: the chunk's rows are in `x`, their extremes in `y`.
-        unsafe { reduce_chunk::<D, W, S, SLOT, P, false>(y, x, chunk, &g, fresh) };
+        unsafe { reduce_chunk::<T, D, W, S, H, SLOT, P, false>(y, x, chunk, &g, fresh) };
         done += chunk;
     }
     if done < rows {
         let (y, x) = (y.wrapping_add(done * W), x.wrapping_add(done * c * W));
         // SAFETY: as above, for the rows left.
-        unsafe { reduce_chunk::<D, W, S, SLOT, P, true>(y, x, rows - done, &g, fresh) };
+        unsafe { reduce_chunk::<T, D, W, S, H, SLOT, P, true>(y, x, rows - done, &g, fresh) };
     }
 }
 
-/// The extremes of the chunk of `rows` (a whole chunk unless `TAIL`) at `x` into `y`.
+/// The extremes of the chunk of `rows` (a whole chunk unless `TAIL`) at `x` into `y`; a chunk
+/// of f16 or bf16 holding a NaN (in `x`, or in `y` where it folds into `y`) row by row by the
+/// contract's rule.
 ///
 /// # Safety
 /// As [`reduce_in`]'s, for the chunk.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi")]
 unsafe fn reduce_chunk<
+    T: Element,
     D: Direction,
     const W: usize,
     const S: bool,
+    const H: bool,
     const SLOT: usize,
     const P: usize,
     const TAIL: bool,
@@ -433,10 +455,16 @@ unsafe fn reduce_chunk<
     g: &Geometry,
     fresh: bool,
 ) {
+    let inf = kind_of::<T>().2;
+    let (mut nan, mut seen) = (0, _mm512_setzero_si512());
     let mut v = [_mm512_setzero_si512(); 16];
     for (k, v) in v.iter_mut().enumerate().take(SLOT / W) {
         // SAFETY: as the caller's.
-        let [a, b] = unsafe { gather::<W, SLOT, P, TAIL>(x, k, rows, g) };
+        let [mut a, mut b] = unsafe { gather::<W, SLOT, P, TAIL>(x, k, rows, g) };
+        if H {
+            seen = watch::<D>(watch::<D>(seen, a), b);
+            (a, b) = (sign_keys(a), sign_keys(b));
+        }
         *v = if P == 2 { best::<D, W, S>(a, b) } else { a };
     }
     fold_down!(D, W, S, v, SLOT / W, SLOT / 2);
@@ -446,7 +474,23 @@ unsafe fn reduce_chunk<
     let m = low_lanes(rows * W);
     if !fresh {
         // SAFETY: the chunk's extremes are in `y`.
-        out = best::<D, W, S>(out, unsafe { _mm512_maskz_loadu_epi8(m, y.cast()) });
+        let mut old = unsafe { _mm512_maskz_loadu_epi8(m, y.cast()) };
+        if H {
+            nan = nan_lanes(old, inf);
+            old = sign_keys(old);
+        }
+        out = best::<D, W, S>(out, old);
+    }
+    // A NaN of the sign that wins in `D` is its row's best, in `out`; one of the other sign is
+    // in `seen`.
+    if H && (nan != 0 || watched::<D>(seen, inf) || best_nan::<D>(out, m as u32, sign_keys_of(inf)))
+    {
+        // SAFETY: as the caller's; `T` is `W` bytes wide.
+        unsafe { exact_rows::<T, D>(y.cast(), x.cast(), rows, g.c, fresh) };
+        return;
+    }
+    if H {
+        out = sign_keys(out);
     }
     // SAFETY: as above.
     unsafe { _mm512_mask_storeu_epi8(y.cast(), m, out) };
@@ -463,6 +507,9 @@ unsafe fn load(a: &[u8; 64]) -> __m512i {
 }
 
 mod arg;
+mod halves;
+
+use halves::{best_nan, exact_rows, half_keys, nan_lanes, sign_keys, sign_keys_of, watch, watched};
 
 #[cfg(test)]
 mod tests;
