@@ -1,7 +1,7 @@
 //! ReduceMax and ReduceMin, ArgMax and ArgMin (the first index or the last, with or without the
-//! best elements) of contiguous rows of 5 to 32 one- and two-byte integers (`u8`, `i8`, bool,
-//! `u16`, `i16`): the last axis of `[n, c]`, a chunk of 64 (two-byte: 32) rows at a time,
-//! folded across vectors instead of within each.
+//! best elements) of contiguous rows of 5 to 32 one- and two-byte elements (`u8`, `i8`, bool,
+//! `u16`, `i16`, f16, bf16): the last axis of `[n, c]`, a chunk of 64 (two-byte: 32) rows at a
+//! time, folded across vectors instead of within each.
 //!
 //! A chunk is gathered by byte permutes (VBMI, checked at run time) into vectors whose slots of
 //! 8, 16 or 32 bytes each hold one row (longer rows: two such parts, folded first), padded by
@@ -16,7 +16,11 @@
 //! The arg-reductions fold order keys twice as wide instead: each element with its index in the
 //! low half (flipped where the first index wins, so that among equal elements the wanted one is
 //! the greater key), signed elements with their sign bit flipped. The folded keys give the
-//! index in their low half and the element in their high half. Integers have no NaN.
+//! index in their low half and the element in their high half.
+//!
+//! f16 and bf16 go as signed order keys ([`halves`]). A NaN of the sign that wins in the
+//! direction is its row's best and shows in the result; one of the other sign in a running
+//! max of the raw bits; a chunk with either is done row by row by the contract's rule.
 
 use core::arch::x86_64::{
     __m512i, _mm512_bslli_epi128, _mm512_bsrli_epi128, _mm512_loadu_si512, _mm512_mask_max_epi16,
@@ -46,7 +50,7 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 }
 
 /// Whether [`reduce_rows`] and [`arg_rows`] are the kernels for rows of `c` elements of `T`:
-/// wherever they [`takes`] them but f16 and bf16 rows over 16. Over 2 MiB on an AMD EPYC (Zen 4),
+/// wherever [`takes`] holds but for f16 and bf16 rows over 16. Over 2 MiB on an AMD EPYC (Zen 4),
 /// against the kernels before them (`short_rows_avx2`, the row kernels), rows of 5 to 31:
 /// ReduceMax 0.23-0.59x the time for `u8` and 0.36-0.81x for `u16`/`i16`; ArgMax 0.17-0.88x;
 /// ArgMin with the last index 0.59-0.85x for `u8`, 0.75x and under for 2-byte rows up to 16, as
@@ -74,7 +78,7 @@ pub(crate) fn reduce_rows<T: Element, D: Direction>(
         return false;
     }
     let (y, x) = (y.as_mut_ptr().cast::<u8>(), x.as_ptr().cast::<u8>());
-    // SAFETY: `takes` found AVX-512 F, BW, VL, DQ and VBMI; `T` is an integer of the width
+    // SAFETY: `takes` found AVX-512 F, BW, VL, DQ and VBMI; `T` is of the width and kind
     // named (its `rows` rows of `c` are in `x`, their extremes in `y`).
     unsafe {
         macro_rules! go {
@@ -456,7 +460,7 @@ unsafe fn reduce_chunk<
     fresh: bool,
 ) {
     let inf = kind_of::<T>().2;
-    let (mut nan, mut seen) = (0, _mm512_setzero_si512());
+    let (mut stale, mut seen) = (false, _mm512_setzero_si512());
     let mut v = [_mm512_setzero_si512(); 16];
     for (k, v) in v.iter_mut().enumerate().take(SLOT / W) {
         // SAFETY: as the caller's.
@@ -476,15 +480,14 @@ unsafe fn reduce_chunk<
         // SAFETY: the chunk's extremes are in `y`.
         let mut old = unsafe { _mm512_maskz_loadu_epi8(m, y.cast()) };
         if H {
-            nan = nan_lanes(old, inf);
+            stale = has_nan::<2>(magnitude::<2, HALF>(old), inf);
             old = sign_keys(old);
         }
         out = best::<D, W, S>(out, old);
     }
     // A NaN of the sign that wins in `D` is its row's best, in `out`; one of the other sign is
     // in `seen`.
-    if H && (nan != 0 || watched::<D>(seen, inf) || best_nan::<D>(out, m as u32, sign_keys_of(inf)))
-    {
+    if H && (stale || watched::<D>(seen, inf) || best_nan::<D>(out, m as u32, sign_keys_of(inf))) {
         // SAFETY: as the caller's; `T` is `W` bytes wide.
         unsafe { exact_rows::<T, D>(y.cast(), x.cast(), rows, g.c, fresh) };
         return;
@@ -509,7 +512,10 @@ unsafe fn load(a: &[u8; 64]) -> __m512i {
 mod arg;
 mod halves;
 
-use halves::{best_nan, exact_rows, half_keys, nan_lanes, sign_keys, sign_keys_of, watch, watched};
+use super::lanes::{has_nan, magnitude};
+use halves::{
+    best_nan, exact_args, exact_rows, half_keys, sign_keys, sign_keys_of, watch, watched,
+};
 
 #[cfg(test)]
 mod tests;

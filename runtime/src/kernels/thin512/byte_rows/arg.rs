@@ -14,12 +14,14 @@ use core::arch::x86_64::{
 };
 
 use super::{
-    best, fix_table, fold, gather, half_keys, kind_of, load, low_lanes, watch, watched, Geometry,
+    best, exact_args, fix_table, fold, gather, half_keys, kind_of, load, low_lanes, watch, watched,
+    Geometry,
 };
 use crate::{Direction, Element};
 
-/// [`arg_rows`] once checked, for `W`-byte elements (signed with `S`; keys of `K`, twice `W`)
-/// in slots of `SLOT` bytes, `P` parts a row, with `VALUES` the best elements too.
+/// [`super::arg_rows`] once checked, for `W`-byte elements of `T` (signed with `S`, f16 or bf16
+/// with `H`; keys of `K` bytes, twice `W`) in slots of `SLOT` bytes, `P` parts a row, with
+/// `VALUES` the best elements too.
 ///
 /// # Safety
 /// AVX-512 with VBMI; `rows` rows of `c` at `x`, as many indices at `out.0` (and with `VALUES`
@@ -60,32 +62,6 @@ pub(super) unsafe fn arg_in<
         unsafe {
             arg_chunk::<T, D, LAST, W, K, S, H, SLOT, P, VALUES, true>(x, at, rows - done, &g)
         };
-    }
-}
-
-/// The index of the best element of `D` (the first, with `LAST` the last; a NaN beats every
-/// number) of each of the `rows` rows of `c` at `x` into `out.0`, and with `VALUES` that element
-/// into `out.1`, by the contract's rule ([`crate::kernels::arg_row`]).
-///
-/// # Safety
-/// `rows` rows of `c` at `x`, as many indices at `out.0` (and elements at `out.1`).
-#[cold]
-unsafe fn exact_rows<T: Element, D: Direction, const LAST: bool, const VALUES: bool>(
-    x: *const T,
-    out: (*mut i64, *mut T),
-    rows: usize,
-    c: usize,
-) {
-    for i in 0..rows {
-        // SAFETY: row `i` is in `x`, its index at `out.0 + i` (and element at `out.1 + i`).
-        unsafe {
-            let row = core::slice::from_raw_parts(x.add(i * c), c);
-            let at = crate::kernels::arg_row::<T, D, LAST>(row);
-            *out.0.add(i) = at as i64;
-            if VALUES {
-                *out.1.add(i) = row[at];
-            }
-        }
     }
 }
 
@@ -177,7 +153,7 @@ unsafe fn arg_chunk<
     if H && (watched::<D>(seen, kind_of::<T>().2) || best_nan::<D>(folded, rows, kind_of::<T>().2))
     {
         // SAFETY: as the caller's; `T` is `W` bytes wide.
-        unsafe { exact_rows::<T, D, LAST, VALUES>(x.cast(), (out.0, out.1.cast()), rows, g.c) };
+        unsafe { exact_args::<T, D, LAST, VALUES>(x.cast(), (out.0, out.1.cast()), rows, g.c) };
         return;
     }
     for (h, &folded) in folded.iter().enumerate() {

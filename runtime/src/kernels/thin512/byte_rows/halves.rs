@@ -2,11 +2,12 @@
 //! chunk, and the contract's rule row by row for a chunk that holds a NaN.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_and_si512, _mm512_cmpgt_epi16_mask, _mm512_cmpgt_epu16_mask,
-    _mm512_mask_cmpgt_epi16_mask, _mm512_mask_cmplt_epi16_mask, _mm512_max_epi16, _mm512_max_epu16,
-    _mm512_set1_epi16, _mm512_srai_epi16, _mm512_sub_epi16, _mm512_ternarylogic_epi32,
+    __m512i, _mm512_cmpgt_epi16_mask, _mm512_cmpgt_epu16_mask, _mm512_mask_cmpgt_epi16_mask,
+    _mm512_mask_cmplt_epi16_mask, _mm512_max_epi16, _mm512_max_epu16, _mm512_set1_epi16,
+    _mm512_srai_epi16, _mm512_ternarylogic_epi32,
 };
 
+use super::super::HALF;
 use crate::{Direction, Element};
 
 /// The extreme of each of the `rows` rows of `c` at `x` into `y` (with `fresh` false, of its
@@ -32,15 +33,39 @@ pub(super) unsafe fn exact_rows<T: Element, D: Direction>(
     }
 }
 
-/// f16 or bf16 bits as signed order keys (the magnitude, negated where the sign is set: -0 and
-/// +0 both 0), and order keys back to bits: the same map.
+/// The index of the best element of `D` (the first, with `LAST` the last; a NaN beats every
+/// number) of each of the `rows` rows of `c` at `x` into `out.0`, and with `VALUES` that element
+/// into `out.1`, by the contract's rule ([`crate::kernels::arg_row`]).
+///
+/// # Safety
+/// `rows` rows of `c` at `x`, as many indices at `out.0` (and elements at `out.1`).
+#[cold]
+pub(super) unsafe fn exact_args<T: Element, D: Direction, const LAST: bool, const VALUES: bool>(
+    x: *const T,
+    out: (*mut i64, *mut T),
+    rows: usize,
+    c: usize,
+) {
+    for i in 0..rows {
+        // SAFETY: row `i` is in `x`, its index at `out.0 + i` (and element at `out.1 + i`).
+        unsafe {
+            let row = core::slice::from_raw_parts(x.add(i * c), c);
+            let at = crate::kernels::arg_row::<T, D, LAST>(row);
+            *out.0.add(i) = at as i64;
+            if VALUES {
+                *out.1.add(i) = row[at];
+            }
+        }
+    }
+}
+
+/// f16 or bf16 bits as signed order keys for the arg-reductions (the magnitude, negated where
+/// the sign is set: -0 and +0 both 0; [`super::super::hard_rows::keys`]), and such keys back to
+/// bits: the same map.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 pub(super) fn half_keys(raw: __m512i) -> __m512i {
-    // `raw ^ (s & 0x7fff)` in one ternary-logic operation (`a ^ (b & c)`: 0x78), then `- s`.
-    let s = _mm512_srai_epi16::<15>(raw);
-    let flipped = _mm512_ternarylogic_epi32::<0x78>(raw, s, _mm512_set1_epi16(0x7fff));
-    _mm512_sub_epi16(flipped, s)
+    super::super::hard_rows::keys::<2, HALF>(raw)
 }
 
 /// f16 or bf16 bits as signed order keys for the reductions (the bits, their magnitude
@@ -92,12 +117,4 @@ pub(super) fn best_nan<D: Direction>(k: __m512i, m: u32, infs: (i16, i16)) -> bo
     } else {
         _mm512_mask_cmpgt_epi16_mask(m, k, _mm512_set1_epi16(infs.0)) != 0
     }
-}
-
-/// The f16 or bf16 lanes of `raw` that are NaN (magnitude over `inf`'s bits).
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) fn nan_lanes(raw: __m512i, inf: u64) -> u32 {
-    let magnitude = _mm512_and_si512(raw, _mm512_set1_epi16(0x7fff));
-    _mm512_cmpgt_epu16_mask(magnitude, _mm512_set1_epi16(inf as i16))
 }
