@@ -437,19 +437,20 @@ fn short_rows_fused<T: Pool>(rows: usize, r: usize) -> bool {
     !cfg!(debug_assertions) && avx2 && (typed && (window_takes || blocks_take) || doubles)
 }
 
-/// Rows of 5 to 32 one- and two-byte integers or bool, of 5 to 16 f16 or bf16: the AVX-512
-/// kernel of byte rows (`thin512::byte_rows`) in optimized builds, on CPUs with VBMI, but in
-/// capped runs.
+/// Rows of 5 to 32 one-byte elements, of 5 to 16 two-byte ones: the AVX-512 kernel of byte rows
+/// (`thin512::byte_rows`, fused values) in optimized builds, on CPUs with VBMI, but in capped
+/// runs.
 fn byte_rows<T: Pool>(r: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     let vbmi = std::is_x86_feature_detected!("avx512vbmi") && !CAPPED.load(Ordering::SeqCst);
     #[cfg(not(target_arch = "x86_64"))]
     let vbmi = false;
-    let halves = ["float16", "bfloat16"].contains(&T::NAME);
+    let bytes = ["bool", "int8", "uint8"].contains(&T::NAME);
+    let wide = ["int16", "uint16", "float16", "bfloat16"].contains(&T::NAME);
     !cfg!(debug_assertions)
         && vbmi
-        && (["bool", "int8", "uint8", "int16", "uint16"].contains(&T::NAME) || halves)
-        && (5..=if halves { 16 } else { 32 }).contains(&r)
+        && (bytes || wide)
+        && (5..=if bytes { 32 } else { 16 }).contains(&r)
 }
 
 fn wide_rows() -> bool {

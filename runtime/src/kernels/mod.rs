@@ -249,7 +249,7 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
     ))]
     return (thin512::arg_rows_prefers::<T>(c, !v.is_empty(), LAST)
         && thin512::arg_rows::<T, D, LAST>(x, y, v, c))
-        || (thin512::byte_rows_prefers::<T>(c)
+        || (thin512::byte_rows_prefers::<T>(c, true)
             && thin512::arg_byte_rows::<T, D, LAST>(x, y, v, c));
     #[allow(unreachable_code)]
     {

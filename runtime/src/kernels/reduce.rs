@@ -554,7 +554,7 @@ pub(crate) fn reduce_byte_rows<T: Element, D: Direction>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return super::thin512::byte_rows_prefers::<T>(c)
+    return super::thin512::byte_rows_prefers::<T>(c, false)
         && super::thin512::reduce_byte_rows::<T, D>(y, x, c, fresh);
     #[allow(unreachable_code)]
     {

@@ -49,18 +49,20 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
         && isa::vbmi()
 }
 
-/// Whether [`reduce_rows`] and [`arg_rows`] are the kernels for rows of `c` elements of `T`:
-/// wherever [`takes`] holds but for f16 and bf16 rows over 16. Over 2 MiB on an AMD EPYC (Zen 4),
-/// against the kernels before them (`short_rows_avx2`, the row kernels), rows of 5 to 31:
-/// ReduceMax 0.23-0.59x the time for `u8` and 0.36-0.81x for `u16`/`i16`; ArgMax 0.17-0.88x;
-/// ArgMin with the last index 0.59-0.85x for `u8`, 0.75x and under for 2-byte rows up to 16, as
-/// fast for those of 20 to 31 (1.0-1.03x: the earlier kernels did them well). f16 and bf16,
-/// whose keys and NaN watch cost four more operations a load: ReduceMax 0.5-0.8x up to 16 but
-/// 0.95-1.04x over, the arg-reductions 0.8x for rows of 9 to 16 but 1.03-1.07x over (rows up to
-/// 8 go to `thin512::arg_rows` before these).
+/// Whether [`reduce_rows`] (`arg` false) or [`arg_rows`] (`arg` true) is the kernel for rows
+/// of `c` elements of `T`: wherever [`takes`] holds but for rows over 16 of f16 and bf16, and of
+/// 2-byte integers in the arg-reductions. Over 2 MiB on an AMD EPYC (Zen 4), against the kernels
+/// before it (`short_rows_avx2`, the row kernels), rows of 5 to 31: ReduceMax 0.23-0.59x the
+/// time for `u8` and 0.36-0.81x for `u16`/`i16`; ArgMax 0.17-0.88x; ArgMin with the last index
+/// 0.59-0.85x for `u8`, 0.75x and under for 2-byte rows up to 16. Over 16, 2-byte rows: the
+/// arg-reductions of integers 0.84-1.02x in that harness but 1.01-1.06x in the matrix's
+/// alternating builds; f16 and bf16 (whose keys and NaN watch cost four more operations a
+/// load) ReduceMax 0.95-1.04x, the arg-reductions 1.03-1.07x (up to 16: 0.5-0.8x and 0.8x; rows
+/// up to 8 go to `thin512::arg_rows` before these).
 #[inline(always)]
-pub(crate) fn prefers<T: Element>(c: usize) -> bool {
-    takes::<T>(c) && (kind_of::<T>().1 != HALF || c <= 16)
+pub(crate) fn prefers<T: Element>(c: usize, arg: bool) -> bool {
+    let (w, kind, _) = kind_of::<T>();
+    takes::<T>(c) && (w == 1 || c <= 16 || (!arg && kind != HALF))
 }
 
 /// Each element of `y` (one a row of `c` of `x`) the extreme of `D` of its row, or with `fresh`
