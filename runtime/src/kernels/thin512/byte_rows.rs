@@ -26,13 +26,12 @@ use core::arch::x86_64::{
     __m512i, _mm512_bslli_epi128, _mm512_bsrli_epi128, _mm512_loadu_si512, _mm512_mask_max_epi16,
     _mm512_mask_max_epi8, _mm512_mask_max_epu16, _mm512_mask_max_epu32, _mm512_mask_max_epu8,
     _mm512_mask_min_epi16, _mm512_mask_min_epi8, _mm512_mask_min_epu16, _mm512_mask_min_epu32,
-    _mm512_mask_min_epu8, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_max_epi16,
-    _mm512_max_epi8, _mm512_max_epu16, _mm512_max_epu32, _mm512_max_epu8, _mm512_min_epi16,
-    _mm512_min_epi8, _mm512_min_epu16, _mm512_min_epu32, _mm512_min_epu8, _mm512_permutex2var_epi8,
-    _mm512_permutexvar_epi8, _mm512_setzero_si512, _mm512_shuffle_i64x2,
+    _mm512_mask_min_epu8, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
+    _mm512_permutex2var_epi8, _mm512_permutexvar_epi8, _mm512_setzero_si512, _mm512_shuffle_i64x2,
 };
 
 use super::arg_shifted::low_lanes;
+use super::reduce::best;
 use super::{kind_of, HALF, SIGNED, UNSIGNED};
 use crate::kernels::isa;
 use crate::{Direction, Element};
@@ -84,7 +83,7 @@ pub(crate) fn reduce_rows<T: Element, D: Direction>(
     // named (its `rows` rows of `c` are in `x`, their extremes in `y`).
     unsafe {
         macro_rules! go {
-            ($w:literal, $s:literal, $h:literal, $slot:literal, $p:literal) => {
+            ($w:literal, $s:ident, $h:literal, $slot:literal, $p:literal) => {
                 reduce_in::<T, D, $w, $s, $h, $slot, $p>(y, x, rows, c, fresh)
             };
         }
@@ -113,7 +112,7 @@ pub(crate) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
     // SAFETY: as in `reduce_rows`; `v` (when not empty) holds an element a row of `y`.
     unsafe {
         macro_rules! go {
-            ($w:literal, $s:literal, $h:literal, $slot:literal, $p:literal) => {
+            ($w:literal, $s:ident, $h:literal, $slot:literal, $p:literal) => {
                 if values {
                     arg::arg_in::<T, D, LAST, $w, { 2 * $w }, $s, $h, $slot, $p, true>(
                         x,
@@ -143,21 +142,21 @@ pub(crate) fn arg_rows<T: Element, D: Direction, const LAST: bool>(
 macro_rules! by_layout {
     ($t:ty, $c:expr, $go:ident) => {
         match (kind_of::<$t>(), $c) {
-            ((1, UNSIGNED, _), ..=8) => $go!(1, false, false, 8, 1),
-            ((1, UNSIGNED, _), ..=16) => $go!(1, false, false, 8, 2),
-            ((1, UNSIGNED, _), _) => $go!(1, false, false, 16, 2),
-            ((1, _, _), ..=8) => $go!(1, true, false, 8, 1),
-            ((1, _, _), ..=16) => $go!(1, true, false, 8, 2),
-            ((1, _, _), _) => $go!(1, true, false, 16, 2),
-            ((_, UNSIGNED, _), ..=8) => $go!(2, false, false, 8, 2),
-            ((_, UNSIGNED, _), ..=16) => $go!(2, false, false, 16, 2),
-            ((_, UNSIGNED, _), _) => $go!(2, false, false, 32, 2),
-            ((_, SIGNED, _), ..=8) => $go!(2, true, false, 8, 2),
-            ((_, SIGNED, _), ..=16) => $go!(2, true, false, 16, 2),
-            ((_, SIGNED, _), _) => $go!(2, true, false, 32, 2),
-            (_, ..=8) => $go!(2, true, true, 8, 2),
-            (_, ..=16) => $go!(2, true, true, 16, 2),
-            _ => $go!(2, true, true, 32, 2),
+            ((1, UNSIGNED, _), ..=8) => $go!(1, UNSIGNED, false, 8, 1),
+            ((1, UNSIGNED, _), ..=16) => $go!(1, UNSIGNED, false, 8, 2),
+            ((1, UNSIGNED, _), _) => $go!(1, UNSIGNED, false, 16, 2),
+            ((1, _, _), ..=8) => $go!(1, SIGNED, false, 8, 1),
+            ((1, _, _), ..=16) => $go!(1, SIGNED, false, 8, 2),
+            ((1, _, _), _) => $go!(1, SIGNED, false, 16, 2),
+            ((_, UNSIGNED, _), ..=8) => $go!(2, UNSIGNED, false, 8, 2),
+            ((_, UNSIGNED, _), ..=16) => $go!(2, UNSIGNED, false, 16, 2),
+            ((_, UNSIGNED, _), _) => $go!(2, UNSIGNED, false, 32, 2),
+            ((_, SIGNED, _), ..=8) => $go!(2, SIGNED, false, 8, 2),
+            ((_, SIGNED, _), ..=16) => $go!(2, SIGNED, false, 16, 2),
+            ((_, SIGNED, _), _) => $go!(2, SIGNED, false, 32, 2),
+            (_, ..=8) => $go!(2, SIGNED, true, 8, 2),
+            (_, ..=16) => $go!(2, SIGNED, true, 16, 2),
+            _ => $go!(2, SIGNED, true, 32, 2),
         }
     };
 }
@@ -281,35 +280,17 @@ const fn odd(b: usize, g: usize) -> u64 {
     m
 }
 
-/// Lane by lane (`B` bytes: elements of 1 or 2, signed with `S`, or unsigned keys of 2 or 4),
-/// the better of `a` and `b` in `D`.
+/// Lane by lane (`B` bytes: elements of 1 or 2 of kind `S`, or unsigned keys of 2 or 4), the
+/// better of `a` and `b` in `D` ([`best`]) in the lanes of `m`, `src`'s in the others.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn best<D: Direction, const B: usize, const S: bool>(a: __m512i, b: __m512i) -> __m512i {
-    match (B, D::IS_MIN, S) {
-        (1, false, false) => _mm512_max_epu8(a, b),
-        (1, false, true) => _mm512_max_epi8(a, b),
-        (1, true, false) => _mm512_min_epu8(a, b),
-        (1, true, true) => _mm512_min_epi8(a, b),
-        (2, false, false) => _mm512_max_epu16(a, b),
-        (2, false, true) => _mm512_max_epi16(a, b),
-        (2, true, false) => _mm512_min_epu16(a, b),
-        (2, true, true) => _mm512_min_epi16(a, b),
-        (_, false, _) => _mm512_max_epu32(a, b),
-        _ => _mm512_min_epu32(a, b),
-    }
-}
-
-/// [`best`] in the lanes of `m`, `src`'s in the others.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn best_in<D: Direction, const B: usize, const S: bool>(
+fn best_in<D: Direction, const B: usize, const S: u8>(
     src: __m512i,
     m: u64,
     a: __m512i,
     b: __m512i,
 ) -> __m512i {
-    match (B, D::IS_MIN, S) {
+    match (B, D::IS_MIN, S == SIGNED) {
         (1, false, false) => _mm512_mask_max_epu8(src, m, a, b),
         (1, false, true) => _mm512_mask_max_epi8(src, m, a, b),
         (1, true, false) => _mm512_mask_min_epu8(src, m, a, b),
@@ -328,7 +309,7 @@ fn best_in<D: Direction, const B: usize, const S: bool>(
 /// lanes swapped for `G` 16; `b` by a masked max).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn fold<D: Direction, const B: usize, const S: bool, const G: i32>(
+fn fold<D: Direction, const B: usize, const S: u8, const G: i32>(
     a: __m512i,
     b: __m512i,
 ) -> __m512i {
@@ -410,7 +391,7 @@ unsafe fn reduce_in<
     T: Element,
     D: Direction,
     const W: usize,
-    const S: bool,
+    const S: u8,
     const H: bool,
     const SLOT: usize,
     const P: usize,
@@ -449,7 +430,7 @@ unsafe fn reduce_chunk<
     T: Element,
     D: Direction,
     const W: usize,
-    const S: bool,
+    const S: u8,
     const H: bool,
     const SLOT: usize,
     const P: usize,

@@ -13,6 +13,7 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
+use super::super::{SIGNED, UNSIGNED};
 use super::{
     best, exact_args, fix_table, fold, gather, half_keys, kind_of, load, low_lanes, watch, watched,
     Geometry,
@@ -34,7 +35,7 @@ pub(super) unsafe fn arg_in<
     const LAST: bool,
     const W: usize,
     const K: usize,
-    const S: bool,
+    const S: u8,
     const H: bool,
     const SLOT: usize,
     const P: usize,
@@ -68,16 +69,16 @@ pub(super) unsafe fn arg_in<
 /// The order keys of the gathered vector `r` (indices `code`): its lanes' low and high halves.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn keys<const W: usize, const S: bool>(r: __m512i, code: __m512i) -> [__m512i; 2] {
+fn keys<const W: usize, const S: u8>(r: __m512i, code: __m512i) -> [__m512i; 2] {
     if W == 1 {
-        let r = if S {
+        let r = if S == SIGNED {
             _mm512_xor_si512(r, _mm512_set1_epi8(i8::MIN))
         } else {
             r
         };
         [_mm512_unpacklo_epi8(code, r), _mm512_unpackhi_epi8(code, r)]
     } else {
-        let r = if S {
+        let r = if S == SIGNED {
             _mm512_xor_si512(r, _mm512_set1_epi16(i16::MIN))
         } else {
             r
@@ -102,7 +103,7 @@ unsafe fn arg_chunk<
     const LAST: bool,
     const W: usize,
     const K: usize,
-    const S: bool,
+    const S: u8,
     const H: bool,
     const SLOT: usize,
     const P: usize,
@@ -127,17 +128,20 @@ unsafe fn arg_chunk<
         let [mut lo, mut hi] = keys::<W, S>(a, g.code[0]);
         if P == 2 {
             let [lo2, hi2] = keys::<W, S>(b, g.code[1]);
-            (lo, hi) = (best::<D, K, false>(lo, lo2), best::<D, K, false>(hi, hi2));
+            (lo, hi) = (
+                best::<D, K, UNSIGNED>(lo, lo2),
+                best::<D, K, UNSIGNED>(hi, hi2),
+            );
         }
         if SLOT == 8 {
             [k[n], k[n + 1]] = [lo, hi];
             n += 2;
         } else {
-            k[n] = best::<D, K, false>(lo, hi);
+            k[n] = best::<D, K, UNSIGNED>(lo, hi);
             n += 1;
         }
     }
-    fold_down!(D, K, false, k, n, if SLOT == 8 { 8 } else { SLOT / 2 });
+    fold_down!(D, K, UNSIGNED, k, n, if SLOT == 8 { 8 } else { SLOT / 2 });
     let fix = const { fix_table(W, SLOT, true) };
     let folded = fix.map(|idx| {
         // SAFETY: 64 bytes.
@@ -226,7 +230,7 @@ unsafe fn store_indices<const W: usize>(y: *mut i64, n: usize, k: __m512i, flip:
 /// `n` elements are writable at `v`; AVX-512.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn store_values<const W: usize, const S: bool, const H: bool>(
+unsafe fn store_values<const W: usize, const S: u8, const H: bool>(
     v: *mut u8,
     n: usize,
     k: __m512i,
@@ -235,13 +239,13 @@ unsafe fn store_values<const W: usize, const S: bool, const H: bool>(
     unsafe {
         if W == 1 {
             let mut e = _mm512_srli_epi16::<8>(k);
-            if S {
+            if S == SIGNED {
                 e = _mm512_xor_si512(e, _mm512_set1_epi16(0x80));
             }
             _mm256_mask_storeu_epi8(v.cast(), low_lanes(n) as u32, _mm512_cvtepi16_epi8(e));
         } else {
             let mut e = _mm512_srli_epi32::<16>(k);
-            if S {
+            if S == SIGNED {
                 e = _mm512_xor_si512(e, _mm512_set1_epi32(0x8000));
             }
             if H {
