@@ -17,9 +17,10 @@
 //! length, a sweep of the other element types at row length 1000, and samples from real models.
 //! Per cell:
 //! - **ours**: the generated module's `run_into` on heap-allocated `Inputs`/`Outputs`;
-//! - **stream**: the practical limit, a max fold over the input in its own element type (f16 and
-//!   bf16 through their integer keys), in independent lanes so that it vectorizes; for Hardmax
-//!   **read+write**, the same fold that also stores its lanes into an output of the input's size;
+//! - **stream**: the practical limit, a max fold over the input's bytes (as `u8` for every
+//!   type: the same read of the same bytes), in independent lanes so that it vectorizes; for
+//!   Hardmax **read+write**, the same fold that also stores its lanes into an output of the
+//!   input's size;
 //! - **io** (column `ours/io`, no target): the fold that also writes as many bytes as the cell's
 //!   outputs, block by block: the least memory traffic of any implementation. A cell that misses
 //!   its target at about 1x of io is bound by its writes (ArgMax over rows of two writes an i64
@@ -827,7 +828,6 @@ fn prepare(cell: &Cell, index: usize, env: &OrtEnv, sampled: bool) -> Prepared {
     let got = ours.outputs().expect("the generated code runs");
     let wrong = reference::check(cell.dtype, cell.shape, cell.compute, &input, &got, sampled);
     let base: Box<dyn Runner> = Box::new(baseline::Baseline::new(
-        cell.dtype,
         &input,
         cell.target == Target::Hardmax,
     ));
@@ -836,7 +836,7 @@ fn prepare(cell: &Cell, index: usize, env: &OrtEnv, sampled: bool) -> Prepared {
         .iter()
         .map(|(dt, shape)| dt.size() * shape.iter().product::<usize>())
         .sum();
-    let io: Box<dyn Runner> = Box::new(baseline::Baseline::io(cell.dtype, &input, out_bytes));
+    let io: Box<dyn Runner> = Box::new(baseline::Baseline::io(&input, out_bytes));
     let mut peers: Vec<(&'static str, PeerRunner)> = Vec::new();
     #[cfg(feature = "peers")]
     {
