@@ -453,6 +453,27 @@ fn byte_rows<T: Pool>(r: usize) -> bool {
         && (5..=if bytes { 32 } else { 16 }).contains(&r)
 }
 
+/// Rows of 32 or more of every type but `f32` (1-byte elements from 512, 2-byte ones from
+/// 128): the AVX-512 kernel of long rows (`thin512::long_rows`, fused values) in optimized
+/// builds, on CPUs with AVX-512, but in capped runs.
+fn long_rows<T: Pool>(r: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let avx512 = std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512dq")
+        && !CAPPED.load(Ordering::SeqCst);
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx512 = false;
+    let from = match T::NAME {
+        "float" => return false,
+        "bool" | "int8" | "uint8" => 512,
+        "int16" | "uint16" | "float16" | "bfloat16" => 128,
+        _ => 32,
+    };
+    !cfg!(debug_assertions) && avx512 && r >= from
+}
+
 fn wide_rows() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::is_x86_feature_detected!("avx2")
@@ -538,8 +559,11 @@ fn arg_rows_case<T: Pool>(g: &mut Lcg) {
                 // Rows of 2 to 4 that no vector kernel takes: a scalar tile of positions and
                 // their values, in optimized builds.
                 let scalar = !cfg!(debug_assertions) && (2..=4).contains(&r);
-                let expected =
-                    expected || short_rows_fused::<T>(rows, r) || scalar || byte_rows::<T>(r);
+                let expected = expected
+                    || short_rows_fused::<T>(rows, r)
+                    || scalar
+                    || byte_rows::<T>(r)
+                    || long_rows::<T>(r);
                 assert_eq!(fused, expected, "fused rows taken {what}");
                 if fused {
                     assert_eq!(got, want, "fused arg rows {what}");

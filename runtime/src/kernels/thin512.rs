@@ -42,6 +42,7 @@ use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
     store_values, unpack_hi, unpack_lo, widest,
 };
+pub(super) use long_rows::{arg_rows as arg_long_rows, prefers as long_rows_prefers};
 pub(super) use packed::reduce_blocks as reduce_packed;
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};
@@ -53,6 +54,7 @@ mod byte_rows;
 mod hard_rows;
 mod hardmax;
 mod lanes;
+mod long_rows;
 mod packed;
 mod reduce;
 mod shifted;

@@ -37,7 +37,9 @@ pub fn arg_rows<T: Thin, D: Direction, const LAST: bool, I: ThinIndex>(
         }
     }
     #[cfg(not(debug_assertions))]
-    if kernels::arg_rows_f32::<T, D, LAST, I>(x, y, r) {
+    if kernels::arg_rows_long::<T, D, LAST, I>(x, y, &mut [], r)
+        || kernels::arg_rows_f32::<T, D, LAST, I>(x, y, r)
+    {
         return;
     }
     // Integers of 1 to 4 bytes, bool, f16 and bf16, rows of 8 to 256 bytes: whole blocks of rows
@@ -383,6 +385,7 @@ pub fn arg_rows_values<T: Thin, D: Direction, const LAST: bool>(
     // has it (`kernels::arg_rows_wide`).
     #[cfg(not(debug_assertions))]
     return kernels::arg_rows_wide::<T, D, LAST>(x, y, v, r)
+        || kernels::arg_rows_long::<T, D, LAST, i64>(x, y, v, r)
         || kernels::arg_rows_values_f32::<T, D, LAST>(x, y, v, r)
         || kernels::arg_rows_values_narrow::<T, D, LAST>(x, y, v, r)
         || kernels::arg_values_rows_short::<T, D, LAST>(x, y, v, r);

@@ -496,9 +496,8 @@ mod arg;
 mod halves;
 
 use super::lanes::{has_nan, magnitude};
-use halves::{
-    best_nan, exact_args, exact_rows, half_keys, sign_keys, sign_keys_of, watch, watched,
-};
+pub(super) use halves::{best_nan, sign_keys, sign_keys_of, watch, watched};
+use halves::{exact_args, exact_rows, half_keys};
 
 #[cfg(test)]
 mod tests;

@@ -73,13 +73,13 @@ pub(super) fn half_keys(raw: __m512i) -> __m512i {
 /// such keys back to bits: the same map, two operations.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) fn sign_keys(raw: __m512i) -> __m512i {
+pub(in crate::kernels::thin512) fn sign_keys(raw: __m512i) -> __m512i {
     let s = _mm512_srai_epi16::<15>(raw);
     _mm512_ternarylogic_epi32::<0x78>(raw, s, _mm512_set1_epi16(0x7fff))
 }
 
 /// [`sign_keys`] of the infinities whose bits are `inf` and `0x8000 | inf`.
-pub(super) const fn sign_keys_of(inf: u64) -> (i16, i16) {
+pub(in crate::kernels::thin512) const fn sign_keys_of(inf: u64) -> (i16, i16) {
     (inf as i16, ((0x8000 | inf) ^ 0x7fff) as u16 as i16)
 }
 
@@ -88,7 +88,7 @@ pub(super) const fn sign_keys_of(inf: u64) -> (i16, i16) {
 /// `inf`).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) fn watch<D: Direction>(seen: __m512i, raw: __m512i) -> __m512i {
+pub(in crate::kernels::thin512) fn watch<D: Direction>(seen: __m512i, raw: __m512i) -> __m512i {
     if D::IS_MIN {
         _mm512_max_epi16(seen, raw)
     } else {
@@ -99,7 +99,7 @@ pub(super) fn watch<D: Direction>(seen: __m512i, raw: __m512i) -> __m512i {
 /// Whether [`watch`] saw a NaN (of the sign that loses in `D`).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) fn watched<D: Direction>(seen: __m512i, inf: u64) -> bool {
+pub(in crate::kernels::thin512) fn watched<D: Direction>(seen: __m512i, inf: u64) -> bool {
     if D::IS_MIN {
         _mm512_cmpgt_epi16_mask(seen, _mm512_set1_epi16(inf as i16)) != 0
     } else {
@@ -111,7 +111,11 @@ pub(super) fn watched<D: Direction>(seen: __m512i, inf: u64) -> bool {
 /// over the key of +inf for a Max, under that of -inf for a Min (`infs`: both keys).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) fn best_nan<D: Direction>(k: __m512i, m: u32, infs: (i16, i16)) -> bool {
+pub(in crate::kernels::thin512) fn best_nan<D: Direction>(
+    k: __m512i,
+    m: u32,
+    infs: (i16, i16),
+) -> bool {
     if D::IS_MIN {
         _mm512_mask_cmplt_epi16_mask(m, k, _mm512_set1_epi16(infs.1)) != 0
     } else {

@@ -1,0 +1,439 @@
+//! ArgMax and ArgMin (the first index or the last, with or without the best elements) of
+//! contiguous rows of [`MIN_ROW`] elements or more, of every type, in 64-byte AVX-512 vectors:
+//! the best element first, then its index by equality.
+//!
+//! The first pass folds the row into four vectors of lane-wise bests (one operation a load for
+//! integers; floats with a running max of their magnitudes beside, for NaN; f16 and bf16 as
+//! signed order keys, two operations, with a running max of their raw bits that catches a NaN
+//! of the sign that loses), the rest of the row (fewer than a vector's lanes) loaded masked and
+//! filled with the row's first element, which changes no extreme. The four fold into one, and
+//! that one across its lanes into every lane. The second pass looks for the first lane equal to
+//! it (from the end with the last index), one compare a vector, and stops there: on average
+//! half the row again, from the cache the first pass filled. A NaN makes the second pass look
+//! for the first (last) NaN instead. Equality is the contract's: -0 and +0 tie (floats compare
+//! as floats; f16 and bf16 where the best is a zero look for either zero).
+//!
+//! Against the kernels before it (the row kernels of `kernels::arg_row`, portable code built
+//! for SSE2 or AVX2, and the `f32` row kernels), over 2 MiB on an AMD EPYC (Zen 4): see
+//! [`prefers`].
+
+use core::arch::x86_64::{
+    __m512i, _mm512_cmp_pd_mask, _mm512_cmp_ps_mask, _mm512_cmpgt_epu16_mask, _mm512_loadu_si512,
+    _mm512_mask_loadu_epi16, _mm512_mask_loadu_epi32, _mm512_mask_loadu_epi64,
+    _mm512_mask_loadu_epi8, _mm512_set1_epi16, _mm512_shuffle_epi32, _mm512_shuffle_epi8,
+    _mm512_shuffle_i64x2, _mm512_testn_epi16_mask, _CMP_EQ_OQ, _CMP_UNORD_Q, _MM_PERM_ENUM,
+};
+
+use super::arg_shifted::low_lanes;
+use super::byte_rows::{best_nan, sign_keys, sign_keys_of, watch, watched};
+use super::lanes::{equal_lanes, has_nan, magnitude, splat, widest};
+use super::reduce::best;
+use super::{kind_of, FLOAT, HALF, SIGNED, UNSIGNED};
+use crate::kernels::index::{index, Index};
+use crate::kernels::isa;
+use crate::{Direction, Element};
+
+/// The shortest rows taken: those the generated code passes as rows of run-time length (the
+/// shorter ones have their own kernels).
+pub(crate) const MIN_ROW: usize = 32;
+
+/// Whether [`arg_rows`] takes rows of `c` elements of `T` on this CPU: any type, rows of
+/// [`MIN_ROW`] or more, AVX-512 (F, BW, VL, DQ).
+#[inline(always)]
+pub(crate) fn takes<T: Element>(c: usize) -> bool {
+    size_of::<T>() == kind_of::<T>().0 && c >= MIN_ROW && isa::level() >= isa::AVX512
+}
+
+/// Whether [`arg_rows`] is the kernel for rows of `c` elements of `T`: it [`takes`] them and
+/// measured faster than the kernels before it, over 2 MiB on an AMD EPYC (Zen 4), before and
+/// after builds run in turn (a noisy machine: figures move by up to 1.5x run to run): 4- and
+/// 8-byte integers and `f64` from rows of 32 (`i32` rows of 64, 200, 1000 and 100000: 0.5-0.7x,
+/// 0.45-0.6x, 0.4-0.6x and 0.35-0.4x the time; `i64` 0.45x, 0.4-0.45x, 0.9-1.05x, 0.7x; `f64`
+/// rows of 64 and 200 0.65x and 0.33x); 2-byte elements from rows of 128 (`u16` rows of 200
+/// 0.35-0.5x, of 1000 0.8-0.93x, of 100000 0.62-0.7x; f16 0.7-0.9x, 0.9-0.95x and 0.45x; rows
+/// of 64, one or two vectors, 2.5-3x: the row's second pass and its branch cost more than the
+/// row); 1-byte elements from rows of 512 (`u8` rows of 1000 0.6-1.25x, `i8` 0.42x, bool
+/// 0.07-0.12x). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better.
+#[inline(always)]
+pub(crate) fn prefers<T: Element>(c: usize) -> bool {
+    let (w, kind, _) = kind_of::<T>();
+    let from = match (w, kind) {
+        (4, FLOAT) => return false,
+        (1, _) => 512,
+        (2, _) => 128,
+        _ => MIN_ROW,
+    };
+    c >= from && takes::<T>(c)
+}
+
+/// The index of the first best element of `D` (or first NaN; with `LAST` the last) of each
+/// contiguous row of `c` of `x` into `y` (one a row), and with `v` not empty that element into
+/// `v`: `true`, or `false` (nothing written) where this kernel does not take the rows
+/// ([`takes`]), `x` holds fewer rows than `y` or `v` is neither empty nor as long as `y`.
+#[inline(always)]
+pub(crate) fn arg_rows<T: Element, D: Direction, const LAST: bool, I: Index>(
+    x: &[T],
+    y: &mut [I],
+    v: &mut [T],
+    c: usize,
+) -> bool {
+    let rows = y.len();
+    if !takes::<T>(c) || x.len() / c < rows || !(v.is_empty() || v.len() == rows) {
+        return false;
+    }
+    let (xp, vp, values) = (
+        x.as_ptr().cast::<u8>(),
+        v.as_mut_ptr().cast::<u8>(),
+        !v.is_empty(),
+    );
+    let (w, kind, inf) = kind_of::<T>();
+    macro_rules! go {
+        ($w:literal, $kind:expr) => {
+            // SAFETY: `takes` found AVX-512 F, BW, VL and DQ; `T` is `$w` bytes wide of the
+            // kind named; `rows` rows of `c` are in `x`, and `v` is empty or holds `rows`.
+            unsafe {
+                if values {
+                    arg_in::<D, LAST, I, $w, { $kind }, true>(xp, y, vp, c, inf)
+                } else {
+                    arg_in::<D, LAST, I, $w, { $kind }, false>(xp, y, vp, c, inf)
+                }
+            }
+        };
+    }
+    match (w, kind) {
+        (1, SIGNED) => go!(1, SIGNED),
+        (1, _) => go!(1, UNSIGNED),
+        (2, HALF) => go!(2, HALF),
+        (2, SIGNED) => go!(2, SIGNED),
+        (2, _) => go!(2, UNSIGNED),
+        (4, FLOAT) => go!(4, FLOAT),
+        (4, SIGNED) => go!(4, SIGNED),
+        (4, _) => go!(4, UNSIGNED),
+        (_, FLOAT) => go!(8, FLOAT),
+        (_, SIGNED) => go!(8, SIGNED),
+        _ => go!(8, UNSIGNED),
+    }
+    true
+}
+
+/// What the second pass looks for: the best element itself.
+const EQUAL: u8 = 0;
+/// Either zero (f16 and bf16 whose best is a zero).
+const ZERO: u8 = 1;
+/// The first (last) NaN.
+const NAN: u8 = 2;
+
+/// [`arg_rows`] once checked, for `W`-byte elements of `KIND`.
+///
+/// # Safety
+/// AVX-512 F, BW, VL, DQ; `y.len()` rows of `c` (at least [`MIN_ROW`]) at `x`, and with
+/// `VALUES` as many elements at `v`.
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn arg_in<
+    D: Direction,
+    const LAST: bool,
+    I: Index,
+    const W: usize,
+    const KIND: u8,
+    const VALUES: bool,
+>(
+    x: *const u8,
+    y: &mut [I],
+    v: *mut u8,
+    c: usize,
+    inf: u64,
+) {
+    crate::kernels::shared::align_frame();
+    for (r, o) in y.iter_mut().enumerate() {
+        let p = x.wrapping_add(r * c * W);
+        // SAFETY: row `r` is the `c` elements at `p`.
+        let at = unsafe {
+            let (target, mode) = extreme::<D, W, KIND>(p, c, inf);
+            match mode {
+                EQUAL => find::<LAST, W, KIND, EQUAL>(p, c, target, inf),
+                ZERO => find::<LAST, W, KIND, ZERO>(p, c, target, inf),
+                _ => find::<LAST, W, KIND, NAN>(p, c, target, inf),
+            }
+        };
+        *o = index::<I>(at);
+        if VALUES {
+            // SAFETY: element `at` of the row, to element `r` of `v`.
+            unsafe { core::ptr::copy_nonoverlapping(p.add(at * W), v.add(r * W), W) };
+        }
+    }
+}
+
+/// The `W`-byte lanes of `mask` loaded from `p`, the others `src`'s.
+///
+/// # Safety
+/// AVX-512 F and BW; the lanes in `mask` are readable.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn load_or<const W: usize>(src: __m512i, p: *const u8, mask: u64) -> __m512i {
+    // SAFETY: as the caller's; masked lanes are not read.
+    unsafe {
+        match W {
+            1 => _mm512_mask_loadu_epi8(src, mask, p.cast()),
+            2 => _mm512_mask_loadu_epi16(src, mask as u32, p.cast()),
+            4 => _mm512_mask_loadu_epi32(src, mask as u16, p.cast()),
+            _ => _mm512_mask_loadu_epi64(src, mask as u8, p.cast()),
+        }
+    }
+}
+
+/// The better of `a` and `b` in `D`, lane by lane: elements of `KIND`, f16 and bf16 as their
+/// signed keys ([`sign_keys`]).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn better<D: Direction, const W: usize, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
+    if KIND == HALF {
+        best::<D, W, SIGNED>(a, b)
+    } else {
+        best::<D, W, KIND>(a, b)
+    }
+}
+
+/// The key [`better`] compares: f16 and bf16 their signed keys, others their bits.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn key<const KIND: u8>(raw: __m512i) -> __m512i {
+    if KIND == HALF {
+        sign_keys(raw)
+    } else {
+        raw
+    }
+}
+
+/// The vector of the row at `p` from element `k` (of `c`): whole, or its lanes past the row
+/// `fill`'s.
+///
+/// # Safety
+/// AVX-512 F and BW; `c` readable elements at `p`, `k` under `c`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn row_vector<const W: usize>(p: *const u8, k: usize, c: usize, fill: __m512i) -> __m512i {
+    let n = c - k;
+    // SAFETY: as the caller's; masked lanes are not read.
+    unsafe {
+        if n >= 64 / W {
+            _mm512_loadu_si512(p.add(k * W).cast())
+        } else {
+            load_or::<W>(fill, p.add(k * W), low_lanes(n))
+        }
+    }
+}
+
+/// The best of `D` of the row of `c` at `p`, in every lane, as the second pass compares it
+/// (the element's bits), and what that pass looks for.
+///
+/// # Safety
+/// AVX-512 F, BW, VL, DQ; `c` (at least one) readable elements at `p`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn extreme<D: Direction, const W: usize, const KIND: u8>(
+    p: *const u8,
+    c: usize,
+    inf: u64,
+) -> (__m512i, u8) {
+    let l = 64 / W;
+    // SAFETY: the row's first element.
+    let first = splat::<W>(unsafe { read_bits::<W>(p) });
+    let watch0 = if KIND == FLOAT {
+        magnitude::<W, KIND>(first)
+    } else {
+        first
+    };
+    let (mut a, mut seen) = ([key::<KIND>(first); 4], [watch0; 2]);
+    let mut k = 0;
+    while k + 4 * l <= c {
+        for (j, a) in a.iter_mut().enumerate() {
+            // SAFETY: a whole vector within the row.
+            let raw = unsafe { _mm512_loadu_si512(p.add((k + j * l) * W).cast()) };
+            seen[j % 2] = look::<D, W, KIND>(seen[j % 2], raw);
+            *a = better::<D, W, KIND>(*a, key::<KIND>(raw));
+        }
+        k += 4 * l;
+    }
+    while k < c {
+        // SAFETY: `k` is under `c`.
+        let raw = unsafe { row_vector::<W>(p, k, c, first) };
+        seen[0] = look::<D, W, KIND>(seen[0], raw);
+        a[0] = better::<D, W, KIND>(a[0], key::<KIND>(raw));
+        k += l;
+    }
+    let b = better::<D, W, KIND>(
+        better::<D, W, KIND>(a[0], a[1]),
+        better::<D, W, KIND>(a[2], a[3]),
+    );
+    let b = spread::<D, W, KIND>(b);
+    match KIND {
+        HALF => {
+            let seen = watch::<D>(seen[0], seen[1]);
+            if watched::<D>(seen, inf) || best_nan::<D>(b, u32::MAX, sign_keys_of(inf)) {
+                (b, NAN)
+            } else {
+                let bits = sign_keys(b);
+                let zero = _mm512_testn_epi16_mask(bits, _mm512_set1_epi16(0x7fff)) != 0;
+                (bits, if zero { ZERO } else { EQUAL })
+            }
+        }
+        FLOAT if has_nan::<W>(widest::<W, KIND>(seen[0], seen[1]), inf) => (b, NAN),
+        _ => (b, EQUAL),
+    }
+}
+
+/// The NaN watch of one load: f16 and bf16 their raw bits ([`watch`]), floats their magnitude
+/// ([`widest`]); nothing for integers.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn look<D: Direction, const W: usize, const KIND: u8>(seen: __m512i, raw: __m512i) -> __m512i {
+    match KIND {
+        HALF => watch::<D>(seen, raw),
+        FLOAT => widest::<W, KIND>(seen, magnitude::<W, KIND>(raw)),
+        _ => seen,
+    }
+}
+
+/// The `W` bytes at `p`, as an integer.
+///
+/// # Safety
+/// `W` readable bytes at `p`.
+#[inline(always)]
+unsafe fn read_bits<const W: usize>(p: *const u8) -> u64 {
+    // SAFETY: as the caller's.
+    unsafe {
+        match W {
+            1 => u64::from(p.read()),
+            2 => u64::from(p.cast::<u16>().read_unaligned()),
+            4 => u64::from(p.cast::<u32>().read_unaligned()),
+            _ => p.cast::<u64>().read_unaligned(),
+        }
+    }
+}
+
+/// The best of `D` of `v`'s lanes (`W` bytes, of `KIND`) in every lane: halves swapped and
+/// folded, down to single lanes.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn spread<D: Direction, const W: usize, const KIND: u8>(v: __m512i) -> __m512i {
+    let v = better::<D, W, KIND>(v, _mm512_shuffle_i64x2::<0b0100_1110>(v, v));
+    let mut v = better::<D, W, KIND>(v, _mm512_shuffle_i64x2::<0b1011_0001>(v, v));
+    v = better::<D, W, KIND>(
+        v,
+        _mm512_shuffle_epi32::<{ 0b0100_1110 as _MM_PERM_ENUM }>(v),
+    );
+    if W <= 4 {
+        v = better::<D, W, KIND>(
+            v,
+            _mm512_shuffle_epi32::<{ 0b1011_0001 as _MM_PERM_ENUM }>(v),
+        );
+    }
+    if W == 1 {
+        // Bytes 2k and 2k + 1 swapped, then bytes 4k..4k+1 with 4k+2..4k+3.
+        let swap = splat::<8>(0x0607_0405_0203_0001);
+        let v2 = better::<D, W, KIND>(v, _mm512_shuffle_epi8(v, swap));
+        let swap = splat::<8>(0x0504_0706_0100_0302);
+        better::<D, W, KIND>(v2, _mm512_shuffle_epi8(v2, swap))
+    } else if W == 2 {
+        let swap = splat::<8>(0x0504_0706_0100_0302);
+        better::<D, W, KIND>(v, _mm512_shuffle_epi8(v, swap))
+    } else {
+        v
+    }
+}
+
+/// The lanes of `v` the second pass looks for (`MODE`): equal to `target`, a zero of either
+/// sign, or a NaN.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn hits<const W: usize, const KIND: u8, const MODE: u8>(
+    v: __m512i,
+    target: __m512i,
+    inf: u64,
+) -> u64 {
+    use core::arch::x86_64::{_mm512_castsi512_pd, _mm512_castsi512_ps};
+    match (MODE, KIND, W) {
+        (ZERO, ..) => u64::from(_mm512_testn_epi16_mask(v, _mm512_set1_epi16(0x7fff))),
+        (NAN, HALF, _) => u64::from(_mm512_cmpgt_epu16_mask(
+            magnitude::<2, HALF>(v),
+            _mm512_set1_epi16(inf as i16),
+        )),
+        (NAN, _, 4) => {
+            let v = _mm512_castsi512_ps(v);
+            u64::from(_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v))
+        }
+        (NAN, ..) => {
+            let v = _mm512_castsi512_pd(v);
+            u64::from(_mm512_cmp_pd_mask::<_CMP_UNORD_Q>(v, v))
+        }
+        (_, FLOAT, 4) => u64::from(_mm512_cmp_ps_mask::<_CMP_EQ_OQ>(
+            _mm512_castsi512_ps(v),
+            _mm512_castsi512_ps(target),
+        )),
+        (_, FLOAT, _) => u64::from(_mm512_cmp_pd_mask::<_CMP_EQ_OQ>(
+            _mm512_castsi512_pd(v),
+            _mm512_castsi512_pd(target),
+        )),
+        _ => equal_lanes::<W>(v, target),
+    }
+}
+
+/// The first (with `LAST` the last) index of the row of `c` at `p` whose element [`hits`].
+///
+/// # Safety
+/// AVX-512 F, BW, VL, DQ; `c` readable elements at `p`, one of which hits.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,lzcnt,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn find<const LAST: bool, const W: usize, const KIND: u8, const MODE: u8>(
+    p: *const u8,
+    c: usize,
+    target: __m512i,
+    inf: u64,
+) -> usize {
+    let l = 64 / W;
+    if LAST {
+        let mut end = c;
+        while end > 0 {
+            let k = end.saturating_sub(l);
+            // SAFETY: `k` is under `end`, which is at most `c`.
+            let m = unsafe { hits_at::<W, KIND, MODE>(p, k, end, target, inf) };
+            if m != 0 {
+                return k + 63 - m.leading_zeros() as usize;
+            }
+            end = k;
+        }
+    } else {
+        let mut k = 0;
+        while k < c {
+            // SAFETY: `k` is under `c`.
+            let m = unsafe { hits_at::<W, KIND, MODE>(p, k, c.min(k + l), target, inf) };
+            if m != 0 {
+                return k + m.trailing_zeros() as usize;
+            }
+            k += l;
+        }
+    }
+    0
+}
+
+/// The lanes of the vector of the row at `p` from element `k` up to `end` (at most a vector)
+/// that [`hits`].
+///
+/// # Safety
+/// AVX-512 F, BW, VL, DQ; `end` readable elements at `p`, `k` under `end`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn hits_at<const W: usize, const KIND: u8, const MODE: u8>(
+    p: *const u8,
+    k: usize,
+    end: usize,
+    target: __m512i,
+    inf: u64,
+) -> u64 {
+    // SAFETY: as the caller's.
+    let v = unsafe { row_vector::<W>(p, k, end, target) };
+    hits::<W, KIND, MODE>(v, target, inf) & low_lanes(end - k)
+}
+
+#[cfg(test)]
+mod tests;
