@@ -192,7 +192,7 @@ pub(crate) use narrow::arg_values_rows_short;
 pub(crate) use narrow::{arg_lanes_narrow_in, reduce_lanes_narrow_in};
 #[cfg(debug_assertions)]
 pub(crate) use planes::reduce_planes_in;
-pub(crate) use reduce::{afresh, afresh_rows, reduce_byte_rows, reduce_lane_blocks_fresh};
+pub(crate) use reduce::{afresh, afresh_rows, reduce_lane_blocks_fresh, reduce_rows_512};
 #[cfg(not(debug_assertions))]
 pub(crate) use reduce::{reduce_blocks_small, reduce_rows_short_fresh};
 #[cfg(debug_assertions)]

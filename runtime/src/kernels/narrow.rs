@@ -276,7 +276,7 @@ pub fn reduce_rows_short<T: Element, D: Direction, const R: usize>(y: &mut [T], 
     }
     if super::reduce_rows_f32_const::<T, D, R>(y, x)
         || super::avx2_entry::reduce_rows_wide::<T, D, R, false>(y, x)
-        || super::reduce_byte_rows::<T, D>(y, x, R, false)
+        || super::reduce_rows_512::<T, D>(y, x, R, false)
     {
         return;
     }

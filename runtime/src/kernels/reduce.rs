@@ -430,7 +430,7 @@ pub(crate) fn reduce_rows_short_fresh<T: Element, D: Direction, const R: usize>(
     };
     if super::avx2_entry::reduce_short_fresh_f32::<T, D, R>(y, x)
         || super::avx2_entry::reduce_rows_wide::<T, D, R, true>(y, x)
-        || reduce_byte_rows::<T, D>(y, x, R, true)
+        || reduce_rows_512::<T, D>(y, x, R, true)
     {
         return;
     }
@@ -508,7 +508,7 @@ pub(crate) fn fold_inlined<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
 /// For each element of `y`, folds the matching row of `n` elements of `x` into it.
 #[inline]
 pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
-    if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) || reduce_byte_rows::<T, D>(y, x, n, false)
+    if n == 0 || super::reduce_rows_f32::<T, D>(y, x, n) || reduce_rows_512::<T, D>(y, x, n, false)
     {
         return;
     }
@@ -535,15 +535,15 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
 
 /// Each element of `y` the extreme of `D` of its contiguous row of `c` of `x` (or with `fresh`
 /// false of its row and itself) by the AVX-512 kernel of rows folded across vectors
-/// (`thin512::byte_rows`: 1- and 2-byte elements, rows of 5 to 32) where the CPU has
-/// it (and VBMI) and it is the faster kernel for these rows: `true`, else `false` (nothing
+/// (`thin512::byte_rows`: 1- and 2-byte elements, rows of 5 to 32; VBMI) or that of long rows
+/// (`thin512::long_rows`) where the CPU has it and it is the faster kernel for these rows: `true`, else `false` (nothing
 /// written), and always with `small-code` or off x86-64.
 #[cfg_attr(
     any(feature = "small-code", not(target_arch = "x86_64")),
     allow(clippy::extra_unused_type_parameters)
 )]
 #[inline(always)]
-pub(crate) fn reduce_byte_rows<T: Element, D: Direction>(
+pub(crate) fn reduce_rows_512<T: Element, D: Direction>(
     y: &mut [T],
     x: &[T],
     c: usize,
@@ -554,8 +554,10 @@ pub(crate) fn reduce_byte_rows<T: Element, D: Direction>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return super::thin512::byte_rows_prefers::<T>(c, false)
-        && super::thin512::reduce_byte_rows::<T, D>(y, x, c, fresh);
+    return (super::thin512::byte_rows_prefers::<T>(c, false)
+        && super::thin512::reduce_byte_rows::<T, D>(y, x, c, fresh))
+        || (super::thin512::long_reduce_prefers::<T>(c)
+            && super::thin512::reduce_long_rows::<T, D>(y, x, c, fresh));
     #[allow(unreachable_code)]
     {
         let _ = (y, x, c, fresh);

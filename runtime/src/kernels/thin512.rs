@@ -42,7 +42,10 @@ use lanes::{
     add, better, equal, has_nan, key, later, load, magnitude, max, mov, perm, prep, splat, store,
     store_values, unpack_hi, unpack_lo, widest,
 };
-pub(super) use long_rows::{arg_rows as arg_long_rows, prefers as long_rows_prefers};
+pub(super) use long_rows::{
+    arg_rows as arg_long_rows, prefers as long_rows_prefers, reduce_prefers as long_reduce_prefers,
+    reduce_rows as reduce_long_rows,
+};
 pub(super) use packed::reduce_blocks as reduce_packed;
 use reduce::{expand, Halving};
 pub(super) use reduce::{reduce_blocks, reduces};

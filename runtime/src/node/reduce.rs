@@ -23,7 +23,7 @@ pub fn reduce_rows<T: Thin, D: Direction>(y: &mut [T], x: &[T], n: usize) {
     #[cfg(debug_assertions)]
     T::reduce_rows(y, x, n, (D::IS_MIN, true));
     #[cfg(not(debug_assertions))]
-    if !kernels::reduce_byte_rows::<T, D>(y, x, n, true) {
+    if !kernels::reduce_rows_512::<T, D>(y, x, n, true) {
         kernels::afresh_rows::<T, D>(y, x, n, |y, x| kernels::reduce_rows::<T, D>(y, x, n));
     }
 }

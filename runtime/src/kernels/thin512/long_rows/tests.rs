@@ -3,16 +3,16 @@
 //! kinds of data (a small pool with ties, the type's extremes and, in some rows, NaN of either
 //! sign; random bits, the best at a random place; zeros of both signs below a few negatives),
 //! both directions, both tie rules, the indices as `i64` and `i32`, with and without the
-//! elements; each result against the definition row by row (`test_util`), and nothing written
-//! past the rows.
+//! elements, and the reductions afresh and folded into what `y` holds; each result against the
+//! definition row by row (`test_util`), and nothing written past the rows.
 
 extern crate std;
 use std::vec::Vec;
 
-use super::{arg_rows, takes};
+use super::{arg_rows, reduce_rows, takes};
 use crate::kernels::test_util::{
-    bf16s, bools, check_arg_blocks, f16s, f32_ends, f64s, i16s, i32s, i64s, i8s, same, u16s, u32s,
-    u64s, u8s, Lcg,
+    bf16s, bools, check_arg_blocks, f16s, f32_ends, f64s, i16s, i32s, i64s, i8s, naive_reduce,
+    same, u16s, u32s, u64s, u8s, Lcg,
 };
 use crate::{bf16, f16, Direction, Element, Max, Min};
 
@@ -50,11 +50,47 @@ fn check_arg<T: Element, D: Direction, const LAST: bool>(x: &[T], rows: usize, c
     }
 }
 
+/// One direction over `rows` rows of `c`, afresh and folded into what `y` holds (`start`: some
+/// NaN, some beating every row).
+fn check_reduce<T: Element, D: Direction>(x: &[T], rows: usize, c: usize, start: &[T]) {
+    for fresh in [true, false] {
+        let ctx = std::format!("{:?} rows of {c} x{rows} fresh {fresh}", T::DTYPE);
+        let mut y: Vec<T> = start[..rows + 2].to_vec();
+        let done = reduce_rows::<T, D>(&mut y[..rows], x, c, fresh);
+        assert_eq!(done, takes::<T>(c), "{ctx}: taken");
+        for (i, &got) in y.iter().enumerate() {
+            let want = match i {
+                _ if i >= rows || !done => start[i],
+                _ if fresh => naive_reduce::<T, D>(&x[i * c..(i + 1) * c]),
+                _ => {
+                    let mut row = std::vec![start[i]];
+                    row.extend_from_slice(&x[i * c..(i + 1) * c]);
+                    naive_reduce::<T, D>(&row)
+                }
+            };
+            assert!(same(got, want), "{ctx}: row {i}: {got:?} for {want:?}");
+        }
+    }
+}
+
 fn check_all<T: Element>(x: &[T], rows: usize, c: usize) {
     check_arg::<T, Max, false>(x, rows, c);
     check_arg::<T, Max, true>(x, rows, c);
     check_arg::<T, Min, false>(x, rows, c);
     check_arg::<T, Min, true>(x, rows, c);
+    // What `y` holds: the row's first element (a NaN where it is), the first element of the
+    // next row, or the extremes of the type.
+    let start: Vec<T> = (0..rows + 2)
+        .map(|i| match i % 3 {
+            0 => x[(i * c) % x.len().max(1)],
+            1 => x[(i * c + c / 2) % x.len().max(1)],
+            _ => x[x.len() / 2],
+        })
+        .collect();
+    if !x.is_empty() {
+        check_reduce::<T, Max>(x, rows, c, &start);
+        check_reduce::<T, Min>(x, rows, c, &start);
+    }
 }
 
 /// A value of `T` from random bytes (a NaN made 1, an invalid bool 0).
