@@ -54,12 +54,18 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 /// 0.35-0.5x, of 1000 0.8-0.93x, of 100000 0.62-0.7x; f16 0.7-0.9x, 0.9-0.95x and 0.45x; rows
 /// of 64, one or two vectors, 2.5-3x: the row's second pass and its branch cost more than the
 /// row); 1-byte elements from rows of 512 (`u8` rows of 1000 0.6-1.25x, `i8` 0.42x, bool
-/// 0.07-0.12x). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better.
+/// 0.07-0.12x). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better, nor
+/// 8-byte integer rows of 512 or more: in the matrix's alternating builds (random bits, the
+/// best anywhere) 1.1-1.4x the time of the one-pass AVX2 kernel over rows of 1000 and 100000,
+/// against 0.64-0.66x over rows of 80.
 #[inline(always)]
 pub(crate) fn prefers<T: Element>(c: usize) -> bool {
     let (w, kind, _) = kind_of::<T>();
     let from = match (w, kind) {
         (4, FLOAT) => return false,
+        // 8-byte integers: the one-pass AVX2 kernel did better over rows of 1000 and more in the
+        // matrix (random bits: the best anywhere, the second pass half the row).
+        (8, SIGNED | UNSIGNED) if c >= 512 => return false,
         (1, _) => 512,
         (2, _) => 128,
         _ => MIN_ROW,
@@ -74,11 +80,14 @@ pub(crate) fn prefers<T: Element>(c: usize) -> bool {
 /// 0.6-0.85x (`i32` 0.33x), of `f64` and `f32` about 1x; rows of one or two vectors of bytes
 /// and halves 1.5-4x (the fold across lanes costs more than the row). So: 4- and 8-byte
 /// integers and `f64` from rows of 32, 2-byte integers from 128, bytes, f16, bf16 and `f32`
-/// from 512.
+/// from 512; not bool, whose ReduceMax the earlier kernels end at the first `true` (rows of
+/// 100000 of random bools: 150x faster than reading them).
 #[inline(always)]
 pub(crate) fn reduce_prefers<T: Element>(c: usize) -> bool {
     let (w, kind, _) = kind_of::<T>();
     let from = match (w, kind) {
+        // bool: the earlier kernels stop at the first element no other beats.
+        _ if T::DTYPE == crate::DType::Bool => return false,
         (1, _) | (2, HALF) | (4, FLOAT) => 512,
         (2, _) => 128,
         _ => MIN_ROW,
@@ -475,8 +484,24 @@ unsafe fn find<const LAST: bool, const W: usize, const KIND: u8, const MODE: u8>
     inf: u64,
 ) -> usize {
     let l = 64 / W;
+    // Four whole vectors a step (one branch for their four masks), then one at a time; the
+    // part of a vector left at the far end masked.
     if LAST {
         let mut end = c;
+        while end >= 4 * l {
+            let k = end - 4 * l;
+            // SAFETY: four whole vectors within the row.
+            let m = unsafe { hits4::<W, KIND, MODE>(p, k, target, inf) };
+            if m.iter().any(|&m| m != 0) {
+                let (j, m) = (0..4)
+                    .rev()
+                    .map(|j| (j, m[j]))
+                    .find(|&(_, m)| m != 0)
+                    .unwrap_or((0, 1));
+                return k + j * l + 63 - m.leading_zeros() as usize;
+            }
+            end = k;
+        }
         while end > 0 {
             let k = end.saturating_sub(l);
             // SAFETY: `k` is under `end`, which is at most `c`.
@@ -488,6 +513,18 @@ unsafe fn find<const LAST: bool, const W: usize, const KIND: u8, const MODE: u8>
         }
     } else {
         let mut k = 0;
+        while k + 4 * l <= c {
+            // SAFETY: four whole vectors within the row.
+            let m = unsafe { hits4::<W, KIND, MODE>(p, k, target, inf) };
+            if m.iter().any(|&m| m != 0) {
+                let (j, m) = (0..4)
+                    .map(|j| (j, m[j]))
+                    .find(|&(_, m)| m != 0)
+                    .unwrap_or((0, 1));
+                return k + j * l + m.trailing_zeros() as usize;
+            }
+            k += 4 * l;
+        }
         while k < c {
             // SAFETY: `k` is under `c`.
             let m = unsafe { hits_at::<W, KIND, MODE>(p, k, c.min(k + l), target, inf) };
@@ -498,6 +535,27 @@ unsafe fn find<const LAST: bool, const W: usize, const KIND: u8, const MODE: u8>
         }
     }
     0
+}
+
+/// The lanes that [`hits`] of the four whole vectors of the row at `p` from element `k`.
+///
+/// # Safety
+/// AVX-512 F, BW, VL, DQ; four vectors readable at element `k` of `p`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn hits4<const W: usize, const KIND: u8, const MODE: u8>(
+    p: *const u8,
+    k: usize,
+    target: __m512i,
+    inf: u64,
+) -> [u64; 4] {
+    let mut m = [0; 4];
+    for (j, m) in m.iter_mut().enumerate() {
+        // SAFETY: as the caller's.
+        let v = unsafe { _mm512_loadu_si512(p.add((k + j * 64 / W) * W).cast()) };
+        *m = hits::<W, KIND, MODE>(v, target, inf);
+    }
+    m
 }
 
 /// The lanes of the vector of the row at `p` from element `k` up to `end` (at most a vector)
