@@ -454,7 +454,7 @@ fn byte_rows<T: Pool>(r: usize) -> bool {
 }
 
 /// Rows of 32 or more of every type but `f32` (1-byte elements from 512, 2-byte ones from
-/// 128, 8-byte integers under 512): the AVX-512 kernel of long rows (`thin512::long_rows`, fused values) in optimized
+/// 128, 8-byte integers under 512; not `u8`): the AVX-512 kernel of long rows (`thin512::long_rows`, fused values) in optimized
 /// builds, on CPUs with AVX-512, but in capped runs.
 fn long_rows<T: Pool>(r: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -468,6 +468,7 @@ fn long_rows<T: Pool>(r: usize) -> bool {
     let from = match T::NAME {
         "float" => return false,
         "int64" | "uint64" if r >= 512 => return false,
+        "uint8" => return false,
         "bool" | "int8" | "uint8" => 512,
         "int16" | "uint16" | "float16" | "bfloat16" => 128,
         _ => 32,

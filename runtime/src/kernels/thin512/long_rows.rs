@@ -53,8 +53,8 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 /// rows of 64 and 200 0.65x and 0.33x); 2-byte elements from rows of 128 (`u16` rows of 200
 /// 0.35-0.5x, of 1000 0.8-0.93x, of 100000 0.62-0.7x; f16 0.7-0.9x, 0.9-0.95x and 0.45x; rows
 /// of 64, one or two vectors, 2.5-3x: the row's second pass and its branch cost more than the
-/// row); 1-byte elements from rows of 512 (`u8` rows of 1000 0.6-1.25x, `i8` 0.42x, bool
-/// 0.07-0.12x). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better, nor
+/// row); `i8` and bool from rows of 512 (`i8` rows of 1000 0.42x, bool 0.07-0.12x; not
+/// `u8`, see below). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better, nor
 /// 8-byte integer rows of 512 or more: in the matrix's alternating builds (random bits, the
 /// best anywhere) 1.1-1.4x the time of the one-pass AVX2 kernel over rows of 1000 and 100000,
 /// against 0.64-0.66x over rows of 80.
@@ -66,6 +66,9 @@ pub(crate) fn prefers<T: Element>(c: usize) -> bool {
         // 8-byte integers: the one-pass AVX2 kernel did better over rows of 1000 and more in the
         // matrix (random bits: the best anywhere, the second pass half the row).
         (8, SIGNED | UNSIGNED) if c >= 512 => return false,
+        // `u8`: the earlier kernel stops its first pass at the first 255 (0 for a Min), which
+        // random bytes hold early (1.26-1.41x the time here over rows of 1000).
+        (1, UNSIGNED) if T::DTYPE == crate::DType::U8 => return false,
         (1, _) => 512,
         (2, _) => 128,
         _ => MIN_ROW,
