@@ -469,7 +469,7 @@ fn long_rows<T: Pool>(r: usize) -> bool {
         "float" => return false,
         "int64" | "uint64" if r >= 512 => return false,
         "uint8" => return false,
-        "bool" | "int8" | "uint8" => 512,
+        "bool" | "int8" => 512,
         "int16" | "uint16" | "float16" | "bfloat16" => 128,
         _ => 32,
     };
