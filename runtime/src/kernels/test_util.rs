@@ -79,6 +79,39 @@ pub(super) fn f32_pool(g: &mut Lcg, nan: bool) -> f32 {
     }
 }
 
+/// One arg-reduction over `rows` contiguous rows of `c` of `x` by `run(x, y, v, c)` (`y` and,
+/// with `values`, `v` as long as the rows; `v` empty otherwise), checked: done as `taken` says,
+/// nothing written where not done nor past the rows, each row against [`naive_arg`] (and its
+/// element in `v`). The indices where done.
+pub(super) fn check_arg_rows<T: Element, D: Direction>(
+    x: &[T],
+    (rows, c): (usize, usize),
+    (values, last, taken): (bool, bool, bool),
+    run: impl Fn(&[T], &mut [i64], &mut [T], usize) -> bool,
+) -> Option<std::vec::Vec<i64>> {
+    let ctx = std::format!("{:?} rows of {c} x{rows} values {values}", T::DTYPE);
+    // Two entries past the rows, which must stay as they are.
+    let mut y = std::vec![-1i64; rows + 2];
+    let mut v = std::vec![T::ONE; if values { rows + 2 } else { 0 }];
+    let vs = if values { &mut v[..rows] } else { &mut v[..] };
+    let done = run(x, &mut y[..rows], vs, c);
+    assert_eq!(done, taken, "{ctx}: taken");
+    if !done {
+        assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
+        return None;
+    }
+    assert_eq!(&y[rows..], &[-1, -1], "{ctx}: written past the rows");
+    if values {
+        assert!(
+            same(v[rows], T::ONE) && same(v[rows + 1], T::ONE),
+            "{ctx}: past"
+        );
+    }
+    check_arg_blocks::<T, D>(x, (&y[..rows], &v[..]), (c, 1), rows, last, &ctx);
+    y.truncate(rows);
+    Some(y)
+}
+
 /// `f32` values with ties, both zeros, infinities, the ends and the smallest subnormals, NaN of
 /// either sign (one in four draws of a NaN where `nan`, else 0.5).
 pub(super) fn f32_ends(g: &mut Lcg, nan: bool) -> f32 {

@@ -10,7 +10,7 @@ use std::vec::Vec;
 use super::{arg_rows, reduce_rows};
 use crate::kernels::isa;
 use crate::kernels::test_util::{
-    bf16s, bools, check_arg_blocks, f16s, i16s, i8s, naive_reduce, same, u16s, u8s, Lcg,
+    bf16s, bools, check_arg_rows, f16s, i16s, i8s, naive_reduce, same, u16s, u8s, Lcg,
 };
 use crate::{bf16, f16, Direction, Element, Max, Min};
 
@@ -22,25 +22,8 @@ fn taken(c: usize) -> bool {
 /// One direction and tie rule over `rows` rows of `c` (and a partial row after them).
 fn check_arg<T: Element, D: Direction, const LAST: bool>(x: &[T], rows: usize, c: usize) {
     for values in [false, true] {
-        let ctx = std::format!("{:?} rows of {c} x{rows} values {values}", T::DTYPE);
-        // Two entries past the rows, which must stay as they are.
-        let mut y = std::vec![-1i64; rows + 2];
-        let mut v = std::vec![T::ONE; if values { rows + 2 } else { 0 }];
-        let vs = if values { &mut v[..rows] } else { &mut v[..] };
-        let done = arg_rows::<T, D, LAST>(x, &mut y[..rows], vs, c);
-        assert_eq!(done, taken(c), "{ctx}: taken");
-        if !done {
-            assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
-            continue;
-        }
-        assert_eq!(&y[rows..], &[-1, -1], "{ctx}: written past the rows");
-        if values {
-            assert!(
-                same(v[rows], T::ONE) && same(v[rows + 1], T::ONE),
-                "{ctx}: past"
-            );
-        }
-        check_arg_blocks::<T, D>(x, (&y[..rows], &v[..]), (c, 1), rows, LAST, &ctx);
+        let flags = (values, LAST, taken(c));
+        check_arg_rows::<T, D>(x, (rows, c), flags, arg_rows::<T, D, LAST>);
     }
 }
 

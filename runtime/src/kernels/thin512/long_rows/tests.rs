@@ -11,8 +11,8 @@ use std::vec::Vec;
 
 use super::{arg_rows, reduce_rows, takes};
 use crate::kernels::test_util::{
-    bf16s, bools, check_arg_blocks, f16s, f32_ends, f64s, i16s, i32s, i64s, i8s, naive_reduce,
-    same, u16s, u32s, u64s, u8s, Lcg,
+    bf16s, bools, check_arg_rows, f16s, f32_ends, f64s, i16s, i32s, i64s, i8s, naive_reduce, same,
+    u16s, u32s, u64s, u8s, Lcg,
 };
 use crate::{bf16, f16, Direction, Element, Max, Min};
 
@@ -20,33 +20,19 @@ const LENGTHS: [usize; 17] = [
     20, 31, 32, 33, 47, 63, 64, 65, 100, 128, 129, 200, 255, 256, 257, 1000, 1031,
 ];
 
-/// One direction and tie rule over `rows` rows of `c` (and a partial row after them).
+/// One direction and tie rule over `rows` rows of `c` (and a partial row after them), the
+/// indices as `i64` and then as `i32`.
 fn check_arg<T: Element, D: Direction, const LAST: bool>(x: &[T], rows: usize, c: usize) {
     for values in [false, true] {
-        let ctx = std::format!("{:?} rows of {c} x{rows} values {values}", T::DTYPE);
-        // Two entries past the rows, which must stay as they are.
-        let mut y = std::vec![-1i64; rows + 2];
-        let mut v = std::vec![T::ONE; if values { rows + 2 } else { 0 }];
-        let vs = if values { &mut v[..rows] } else { &mut v[..] };
-        let done = arg_rows::<T, D, LAST, i64>(x, &mut y[..rows], vs, c);
-        assert_eq!(done, takes::<T>(c), "{ctx}: taken");
-        if !done {
-            assert!(y.iter().all(|&i| i == -1), "{ctx}: written");
-            continue;
+        let run = arg_rows::<T, D, LAST, i64>;
+        let flags = (values, LAST, takes::<T>(c));
+        if let Some(y) = check_arg_rows::<T, D>(x, (rows, c), flags, run) {
+            // The same indices as `i32` (a Cast folded into the node).
+            let mut narrow = std::vec![-1i32; rows];
+            assert!(arg_rows::<T, D, LAST, i32>(x, &mut narrow, &mut [], c));
+            let wide: Vec<i64> = narrow.iter().map(|&i| i64::from(i)).collect();
+            assert_eq!(wide, y, "{:?} rows of {c} x{rows}: i32 indices", T::DTYPE);
         }
-        assert_eq!(&y[rows..], &[-1, -1], "{ctx}: written past the rows");
-        if values {
-            assert!(
-                same(v[rows], T::ONE) && same(v[rows + 1], T::ONE),
-                "{ctx}: past"
-            );
-        }
-        check_arg_blocks::<T, D>(x, (&y[..rows], &v[..]), (c, 1), rows, LAST, &ctx);
-        // The same indices as `i32` (a Cast folded into the node).
-        let mut narrow = std::vec![-1i32; rows];
-        assert!(arg_rows::<T, D, LAST, i32>(x, &mut narrow, &mut [], c));
-        let wide: Vec<i64> = narrow.iter().map(|&i| i64::from(i)).collect();
-        assert_eq!(wide, y[..rows], "{ctx}: i32 indices");
     }
 }
 
