@@ -1,6 +1,7 @@
-//! ArgMax and ArgMin (the first index or the last, with or without the best elements) of
-//! contiguous rows of [`MIN_ROW`] elements or more, of every type, in 64-byte AVX-512 vectors:
-//! the best element first, then its index by equality.
+//! ArgMax and ArgMin (the first index or the last, with or without the best elements), and
+//! ReduceMax and ReduceMin, of contiguous rows of [`MIN_ROW`] elements or more, of every type,
+//! in 64-byte AVX-512 vectors: the best element first, then (the arg-reductions) its index by
+//! equality.
 //!
 //! The first pass folds the row into four vectors of lane-wise bests (one operation a load for
 //! integers; floats with a running max of their magnitudes beside, for NaN; f16 and bf16 as
@@ -53,8 +54,9 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 /// rows of 64 and 200 0.65x and 0.33x); 2-byte elements from rows of 128 (`u16` rows of 200
 /// 0.35-0.5x, of 1000 0.8-0.93x, of 100000 0.62-0.7x; f16 0.7-0.9x, 0.9-0.95x and 0.45x; rows
 /// of 64, one or two vectors, 2.5-3x: the row's second pass and its branch cost more than the
-/// row); `i8` and bool from rows of 512 (`i8` rows of 1000 0.42x, bool 0.07-0.12x; not
-/// `u8`, see below). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better, nor
+/// row); `i8` and bool from rows of 512 (`i8` rows of 1000 0.42x, bool 0.07-0.12x). Not `u8`,
+/// whose earlier kernel stops at the first 255 (0 for a Min), which random bytes hold early
+/// (1.26-1.41x the time in the matrix over rows of 1000). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better, nor
 /// 8-byte integer rows of 512 or more: in the matrix's alternating builds (random bits, the
 /// best anywhere) 1.1-1.4x the time of the one-pass AVX2 kernel over rows of 1000 and 100000,
 /// against 0.64-0.66x over rows of 80.
