@@ -56,10 +56,10 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 /// of 64, one or two vectors, 2.5-3x: the row's second pass and its branch cost more than the
 /// row); `i8` and bool from rows of 512 (`i8` rows of 1000 0.42x, bool 0.07-0.12x). Not `u8`,
 /// whose earlier kernel stops at the first 255 (0 for a Min), which random bytes hold early
-/// (1.26-1.41x the time in the matrix over rows of 1000). Not `f32`, whose row kernels (`kernels::rows_f32`) did as well or better, nor
-/// 8-byte integer rows of 512 or more: in the matrix's alternating builds (random bits, the
-/// best anywhere) 1.1-1.4x the time of the one-pass AVX2 kernel over rows of 1000 and 100000,
-/// against 0.64-0.66x over rows of 80.
+/// (1.26-1.41x the time in the matrix over rows of 1000). Not `f32`, whose row kernels
+/// (`kernels::rows_f32`) did as well or better, nor 8-byte integer rows of 512 or more: in the
+/// matrix's alternating builds (random bits, the best anywhere) 1.1-1.4x the time of the
+/// one-pass AVX2 kernel over rows of 1000 and 100000, against 0.64-0.66x over rows of 80.
 #[inline(always)]
 pub(crate) fn prefers<T: Element>(c: usize) -> bool {
     let (w, kind, _) = kind_of::<T>();
