@@ -454,8 +454,9 @@ fn byte_rows<T: Pool>(r: usize) -> bool {
 }
 
 /// Rows of 32 or more of every type but `f32` (1-byte elements from 512, 2-byte ones from
-/// 128, 8-byte integers under 512; not `u8`): the AVX-512 kernel of long rows (`thin512::long_rows`, fused values) in optimized
-/// builds, on CPUs with AVX-512, but in capped runs.
+/// 128, 8-byte integers under 512; not `u8`): the AVX-512 kernel of long rows
+/// (`thin512::long_rows`, fused values) in optimized builds, on CPUs with AVX-512, but in capped
+/// runs.
 fn long_rows<T: Pool>(r: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     let avx512 = std::is_x86_feature_detected!("avx512f")

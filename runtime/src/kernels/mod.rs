@@ -99,8 +99,8 @@ mod reduce;
 ))]
 mod reduce_lanes_small_avx2;
 mod rounded;
-// Optimized builds' row kernels (see `reduce_rows_f32`); debug builds reach only its constant-length
-// and AVX2 entry points (`rows_f32::fixed`) and compile the rest for its tests.
+// Optimized builds' row kernels (see `reduce_rows_f32`); debug builds reach only its
+// constant-length and AVX2 entry points (`rows_f32::fixed`) and compile the rest for its tests.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod rows_f32;

@@ -536,8 +536,8 @@ pub fn reduce_rows<T: Element, D: Direction>(y: &mut [T], x: &[T], n: usize) {
 /// Each element of `y` the extreme of `D` of its contiguous row of `c` of `x` (or with `fresh`
 /// false of its row and itself) by the AVX-512 kernel of rows folded across vectors
 /// (`thin512::byte_rows`: 1- and 2-byte elements, rows of 5 to 32; VBMI) or that of long rows
-/// (`thin512::long_rows`) where the CPU has it and it is the faster kernel for these rows: `true`, else `false` (nothing
-/// written), and always with `small-code` or off x86-64.
+/// (`thin512::long_rows`) where the CPU has it and it is the faster kernel for these rows: `true`,
+/// else `false` (nothing written), and always with `small-code` or off x86-64.
 #[cfg_attr(
     any(feature = "small-code", not(target_arch = "x86_64")),
     allow(clippy::extra_unused_type_parameters)

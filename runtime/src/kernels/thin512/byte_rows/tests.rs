@@ -1,8 +1,9 @@
 //! Tests of [`super`]: `u8`, `i8`, bool, `u16`, `i16`, f16 and bf16 rows of 1 to 40 elements
 //! (only 5 to 32 taken), none to a few hundred rows (whole chunks of 64 or 32 and a tail; NaN,
-//! infinities and zeros of both signs in some chunks of the halves, and in what `y` holds), both directions, both tie rules, with
-//! and without the elements, the reductions afresh and folded into what `y` holds; each result
-//! against the definition row by row (`test_util`), and nothing written past the rows.
+//! infinities and zeros of both signs in some chunks of the halves, and in what `y` holds), both
+//! directions, both tie rules, with and without the elements, the reductions afresh and folded into
+//! what `y` holds; each result against the definition row by row (`test_util`), and nothing written
+//! past the rows.
 
 extern crate std;
 use std::vec::Vec;
