@@ -112,6 +112,37 @@ pub(super) fn check_arg_rows<T: Element, D: Direction>(
     Some(y)
 }
 
+/// One reduction over `rows` contiguous rows of `c` of `x` by `run(y, x, c, fresh)`, afresh and
+/// folded into what `y` holds (`start`, two entries past the rows), checked: done as `taken`
+/// says, `y` as it was where not done and past the rows, each row against [`naive_reduce`] (of
+/// the row, or of `start`'s element and the row).
+pub(super) fn check_reduce_rows<T: Element, D: Direction>(
+    x: &[T],
+    (rows, c): (usize, usize),
+    start: &[T],
+    taken: bool,
+    run: impl Fn(&mut [T], &[T], usize, bool) -> bool,
+) {
+    for fresh in [true, false] {
+        let ctx = std::format!("{:?} rows of {c} x{rows} fresh {fresh}", T::DTYPE);
+        let mut y: std::vec::Vec<T> = start[..rows + 2].to_vec();
+        let done = run(&mut y[..rows], x, c, fresh);
+        assert_eq!(done, taken, "{ctx}: taken");
+        for (i, &got) in y.iter().enumerate() {
+            let want = match i {
+                _ if i >= rows || !done => start[i],
+                _ if fresh => naive_reduce::<T, D>(&x[i * c..(i + 1) * c]),
+                _ => {
+                    let mut row = std::vec![start[i]];
+                    row.extend_from_slice(&x[i * c..(i + 1) * c]);
+                    naive_reduce::<T, D>(&row)
+                }
+            };
+            assert!(same(got, want), "{ctx}: row {i}: {got:?} for {want:?}");
+        }
+    }
+}
+
 /// `f32` values with ties, both zeros, infinities, the ends and the smallest subnormals, NaN of
 /// either sign (one in four draws of a NaN where `nan`, else 0.5).
 pub(super) fn f32_ends(g: &mut Lcg, nan: bool) -> f32 {

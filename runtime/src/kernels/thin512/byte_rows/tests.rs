@@ -11,7 +11,7 @@ use std::vec::Vec;
 use super::{arg_rows, reduce_rows};
 use crate::kernels::isa;
 use crate::kernels::test_util::{
-    bf16s, bools, check_arg_rows, f16s, i16s, i8s, naive_reduce, same, u16s, u8s, Lcg,
+    bf16s, bools, check_arg_rows, check_reduce_rows, f16s, i16s, i8s, same, u16s, u8s, Lcg,
 };
 use crate::{bf16, f16, Direction, Element, Max, Min};
 
@@ -30,31 +30,7 @@ fn check_arg<T: Element, D: Direction, const LAST: bool>(x: &[T], rows: usize, c
 
 /// One direction over `rows` rows of `c`, afresh and folded into `y`'s elements.
 fn check_reduce<T: Element, D: Direction>(x: &[T], rows: usize, c: usize, start: &[T]) {
-    for fresh in [true, false] {
-        let ctx = std::format!("{:?} rows of {c} x{rows} fresh {fresh}", T::DTYPE);
-        let mut y: Vec<T> = start[..rows + 2].to_vec();
-        let done = reduce_rows::<T, D>(&mut y[..rows], x, c, fresh);
-        assert_eq!(done, taken(c), "{ctx}: taken");
-        if !done {
-            assert!(
-                y.iter().zip(start).all(|(&a, &b)| same(a, b)),
-                "{ctx}: written"
-            );
-            continue;
-        }
-        for (i, &got) in y.iter().enumerate() {
-            let want = match i {
-                _ if i >= rows => start[i],
-                _ if fresh => naive_reduce::<T, D>(&x[i * c..(i + 1) * c]),
-                _ => {
-                    let mut row = std::vec![start[i]];
-                    row.extend_from_slice(&x[i * c..(i + 1) * c]);
-                    naive_reduce::<T, D>(&row)
-                }
-            };
-            assert!(same(got, want), "{ctx}: row {i}: {got:?} for {want:?}");
-        }
-    }
+    check_reduce_rows::<T, D>(x, (rows, c), start, taken(c), reduce_rows::<T, D>);
 }
 
 fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
