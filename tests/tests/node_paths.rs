@@ -453,10 +453,11 @@ fn byte_rows<T: Pool>(r: usize) -> bool {
         && (5..=if bytes { 32 } else { 16 }).contains(&r)
 }
 
-/// Rows of 32 or more of every type but `f32` (1-byte elements from 512, 2-byte ones from
-/// 128, 8-byte integers under 512; not `u8`): the AVX-512 kernel of long rows
+/// The rows the AVX-512 kernel of long rows and rows of a few vectors takes
 /// (`thin512::long_rows`, fused values) in optimized builds, on CPUs with AVX-512, but in capped
-/// runs.
+/// runs: `f32` rows of 33 to 160, 8-byte integers of 7 to 511, `f64` from 16, other 4-byte
+/// integers from 25, 2-byte integers from 80, f16 and bf16 from 128, `i8` and bool from 257;
+/// not `u8`.
 fn long_rows<T: Pool>(r: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     let avx512 = std::is_x86_feature_detected!("avx512f")
@@ -466,15 +467,17 @@ fn long_rows<T: Pool>(r: usize) -> bool {
         && !CAPPED.load(Ordering::SeqCst);
     #[cfg(not(target_arch = "x86_64"))]
     let avx512 = false;
-    let from = match T::NAME {
-        "float" => return false,
-        "int64" | "uint64" if r >= 512 => return false,
+    let (from, to) = match T::NAME {
+        "float" => (33, 160),
+        "int64" | "uint64" => (7, 511),
         "uint8" => return false,
-        "bool" | "int8" => 512,
-        "int16" | "uint16" | "float16" | "bfloat16" => 128,
-        _ => 32,
+        "bool" | "int8" => (257, usize::MAX),
+        "int16" | "uint16" => (80, usize::MAX),
+        "float16" | "bfloat16" => (128, usize::MAX),
+        "double" => (16, usize::MAX),
+        _ => (25, usize::MAX),
     };
-    !cfg!(debug_assertions) && avx512 && r >= from
+    !cfg!(debug_assertions) && avx512 && (from..=to).contains(&r)
 }
 
 fn wide_rows() -> bool {

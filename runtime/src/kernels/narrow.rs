@@ -71,6 +71,9 @@ pub fn arg_rows_short<T: Element, D: Direction, const LAST: bool, const R: usize
         return;
     }
     let (rows, _) = x.as_chunks::<R>();
+    if super::arg_rows_long::<T, D, LAST, i64>(x, y, &mut [], R) {
+        return;
+    }
     // Float rows, two or more a vector: by equality with their best in AVX-512, where the CPU
     // has it.
     if super::arg_rows_wide::<T, D, LAST>(x, y, &mut [], R) {

@@ -14,30 +14,31 @@
 //! for the first (last) NaN instead. Equality is the contract's: -0 and +0 tie (floats compare
 //! as floats; f16 and bf16 where the best is a zero look for either zero).
 //!
+//! Rows of up to 16 vectors (of bytes 8) go by [`few`] instead: each row's vectors loaded once
+//! into registers, and its index found in those without a branch.
+//!
 //! Against the kernels before it (the row kernels of `kernels::arg_row`, portable code built
 //! for SSE2 or AVX2, and the `f32` row kernels), over 2 MiB on an AMD EPYC (Zen 4): see
 //! [`prefers`].
 
 use core::arch::x86_64::{
-    __m512i, _mm512_castsi512_si128, _mm512_cmp_pd_mask, _mm512_cmp_ps_mask,
-    _mm512_cmpgt_epu16_mask, _mm512_loadu_si512, _mm512_mask_loadu_epi16, _mm512_mask_loadu_epi32,
-    _mm512_mask_loadu_epi64, _mm512_mask_loadu_epi8, _mm512_set1_epi16, _mm512_shuffle_epi32,
-    _mm512_shuffle_epi8, _mm512_shuffle_i64x2, _mm512_testn_epi16_mask, _mm_cvtsi128_si64,
-    _CMP_EQ_OQ, _CMP_UNORD_Q, _MM_PERM_ENUM,
+    __m512i, _mm512_castsi512_si128, _mm512_loadu_si512, _mm512_mask_loadu_epi16,
+    _mm512_mask_loadu_epi32, _mm512_mask_loadu_epi64, _mm512_mask_loadu_epi8, _mm512_set1_epi16,
+    _mm512_shuffle_epi32, _mm512_shuffle_epi8, _mm512_shuffle_i64x2, _mm512_testn_epi16_mask,
+    _mm_cvtsi128_si64, _MM_PERM_ENUM,
 };
 
 use super::arg_shifted::low_lanes;
 use super::byte_rows::{best_nan, sign_keys, sign_keys_of, watch, watched};
-use super::lanes::{equal_lanes, has_nan, magnitude, splat, widest};
+use super::lanes::{has_nan, magnitude, splat, widest};
 use super::reduce::best;
 use super::{kind_of, FLOAT, HALF, SIGNED, UNSIGNED};
 use crate::kernels::index::{index, Index};
 use crate::kernels::isa;
 use crate::{Direction, Element};
 
-/// The shortest rows taken: those the generated code passes as rows of run-time length (the
-/// shorter ones have their own kernels).
-pub(crate) const MIN_ROW: usize = 32;
+/// The shortest rows taken.
+pub(crate) const MIN_ROW: usize = 2;
 
 /// Whether [`arg_rows`] takes rows of `c` elements of `T` on this CPU: any type, rows of
 /// [`MIN_ROW`] or more, AVX-512 (F, BW, VL, DQ).
@@ -48,34 +49,45 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 
 /// Whether [`arg_rows`] is the kernel for rows of `c` elements of `T`: it [`takes`] them and
 /// measured faster than the kernels before it, over 2 MiB on an AMD EPYC (Zen 4), before and
-/// after builds run in turn (a noisy machine: figures move by up to 1.5x run to run): 4- and
-/// 8-byte integers and `f64` from rows of 32 (`i32` rows of 64, 200, 1000 and 100000: 0.5-0.7x,
-/// 0.45-0.6x, 0.4-0.6x and 0.35-0.4x the time; `i64` 0.45x, 0.4-0.45x, 0.9-1.05x, 0.7x; `f64`
-/// rows of 64 and 200 0.65x and 0.33x); 2-byte elements from rows of 128 (`u16` rows of 200
-/// 0.35-0.5x, of 1000 0.8-0.93x, of 100000 0.62-0.7x; f16 0.7-0.9x, 0.9-0.95x and 0.45x; rows
-/// of 64, one or two vectors, 2.5-3x: the row's second pass and its branch cost more than the
-/// row); `i8` and bool from rows of 512 (`i8` rows of 1000 0.42x, bool 0.07-0.12x). Not `u8`,
-/// whose earlier kernel stops at the first 255 (0 for a Min), which random bytes hold early
-/// (1.26-1.41x the time in the matrix over rows of 1000). Not `f32`, whose row kernels
-/// (`kernels::rows_f32`) did as well or better, nor 8-byte integer rows of 512 or more: in the
-/// matrix's alternating builds (random bits, the best anywhere) 1.1-1.4x the time of the
-/// one-pass AVX2 kernel over rows of 1000 and 100000, against 0.64-0.66x over rows of 80.
+/// after builds run in turn, the least of three runs each (a noisy machine).
+///
+/// Rows of a few vectors ([`few`]: up to 16, of bytes 8): 8-byte integers from rows of 7
+/// (`i64` rows of 8, 16, 31, 64 and 128: 0.6x, 0.45x, 0.37x, 0.46x and 0.75x the time), `f64`
+/// from 16 (0.93x; 0.33-0.45x over rows of 33 to 64, where the longer rows' passes took them
+/// before, 0.75x over 100 and 128; rows of 5 to 12 1.15-1.3x), 4-byte integers from 25 (`i32`
+/// rows of 25 and 31 0.62-0.71x, of 33 to 128 0.24-0.6x, of 256 0.8x; rows of 9 to 16
+/// 1.1-1.5x), `f32` rows of 33 to 160 (0.92x, 0.68x over 80, 0.56-0.65x over 128 and 160; rows
+/// under 32 1.3-3.5x, over 160 1.05x the `f32` row kernels'), 2-byte integers from 80 (0.85x;
+/// 128 to 256 0.35-0.69x; 16 to 48 1.3-4x), f16 and bf16 from 128 (0.56x, 256 0.8x; 100
+/// 1.05x), `i8` and bool from 257 (`i8` rows of 400 and 512 0.47x and 0.75x; of 256 1.07x).
+///
+/// Longer rows: 4- and 8-byte integers and `f64` (`i32` rows of 1000 and 100000 0.4-0.6x and
+/// 0.35-0.4x the time; `i64` 0.9-1.05x and 0.7x), 2-byte elements (`u16` rows of 1000 0.8-0.93x,
+/// of 100000 0.62-0.7x; f16 0.9-0.95x and 0.45x), `i8` and bool (`i8` rows of 1000 0.42x, bool
+/// 0.07-0.12x). Not `u8`, whose earlier kernel stops at the first 255 (0 for a Min), which
+/// random bytes hold early (1.26-1.41x the time in the matrix over rows of 1000). Not `f32`,
+/// whose row kernels (`kernels::rows_f32`) did as well or better, nor 8-byte integer rows of 512
+/// or more: in the matrix's alternating builds (random bits, the best anywhere) 1.1-1.4x the
+/// time of the one-pass AVX2 kernel over rows of 1000 and 100000, against 0.64-0.66x over rows
+/// of 80.
 #[inline(always)]
 pub(crate) fn prefers<T: Element>(c: usize) -> bool {
     let (w, kind, _) = kind_of::<T>();
-    let from = match (w, kind) {
-        (4, FLOAT) => return false,
-        // 8-byte integers: the one-pass AVX2 kernel did better over rows of 1000 and more in the
-        // matrix (random bits: the best anywhere, the second pass half the row).
-        (8, SIGNED | UNSIGNED) if c >= 512 => return false,
+    let (from, to) = match (w, kind) {
         // `u8`: the earlier kernel stops its first pass at the first 255 (0 for a Min), which
         // random bytes hold early (1.26-1.41x the time here over rows of 1000).
         (1, UNSIGNED) if T::DTYPE == crate::DType::U8 => return false,
-        (1, _) => 512,
-        (2, _) => 128,
-        _ => MIN_ROW,
+        (1, _) => (257, usize::MAX),
+        (2, HALF) => (128, usize::MAX),
+        (2, _) => (80, usize::MAX),
+        (4, FLOAT) => (33, 160),
+        (4, _) => (25, usize::MAX),
+        (8, FLOAT) => (16, usize::MAX),
+        // 8-byte integers: the one-pass AVX2 kernel did better over rows of 512 and more in the
+        // matrix (random bits: the best anywhere, the second pass half the row).
+        _ => (7, 511),
     };
-    c >= from && takes::<T>(c)
+    (from..=to).contains(&c) && takes::<T>(c)
 }
 
 /// Whether [`reduce_rows`] is the kernel for rows of `c` elements of `T`: it [`takes`] them and
@@ -95,7 +107,7 @@ pub(crate) fn reduce_prefers<T: Element>(c: usize) -> bool {
         _ if T::DTYPE == crate::DType::Bool => return false,
         (1, _) | (2, HALF) | (4, FLOAT) => 512,
         (2, _) => 128,
-        _ => MIN_ROW,
+        _ => 32,
     };
     c >= from && takes::<T>(c)
 }
@@ -242,6 +254,31 @@ unsafe fn arg_in<
     inf: u64,
 ) {
     crate::kernels::shared::align_frame();
+    let l = 64 / W;
+    if c <= few::most_vectors(W) * l {
+        // SAFETY: as the caller's; the rows are of `c.div_ceil(l)` vectors.
+        unsafe {
+            match c.div_ceil(l) {
+                1 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 1>(x, y, v, c, inf),
+                2 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 2>(x, y, v, c, inf),
+                3 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 3>(x, y, v, c, inf),
+                4 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 4>(x, y, v, c, inf),
+                5 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 5>(x, y, v, c, inf),
+                6 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 6>(x, y, v, c, inf),
+                7 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 7>(x, y, v, c, inf),
+                8 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 8>(x, y, v, c, inf),
+                9 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 9>(x, y, v, c, inf),
+                10 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 10>(x, y, v, c, inf),
+                11 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 11>(x, y, v, c, inf),
+                12 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 12>(x, y, v, c, inf),
+                13 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 13>(x, y, v, c, inf),
+                14 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 14>(x, y, v, c, inf),
+                15 => few::arg_in::<D, LAST, I, W, KIND, VALUES, 15>(x, y, v, c, inf),
+                _ => few::arg_in::<D, LAST, I, W, KIND, VALUES, 16>(x, y, v, c, inf),
+            }
+        }
+        return;
+    }
     for (r, o) in y.iter_mut().enumerate() {
         let p = x.wrapping_add(r * c * W);
         // SAFETY: row `r` is the `c` elements at `p`.
@@ -363,10 +400,21 @@ unsafe fn extreme<D: Direction, const W: usize, const KIND: u8>(
         better::<D, W, KIND>(a[0], a[1]),
         better::<D, W, KIND>(a[2], a[3]),
     );
+    settle::<D, W, KIND>(b, join::<D, W, KIND>(seen[0], seen[1]), inf)
+}
+
+/// The best of the lane-wise bests `b` (keys) in every lane, as the second pass compares it,
+/// and what that pass looks for, `seen` the row's NaN watch ([`look`]).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn settle<D: Direction, const W: usize, const KIND: u8>(
+    b: __m512i,
+    seen: __m512i,
+    inf: u64,
+) -> (__m512i, u8) {
     let b = spread::<D, W, KIND>(b);
     match KIND {
         HALF => {
-            let seen = watch::<D>(seen[0], seen[1]);
             if watched::<D>(seen, inf) || best_nan::<D>(b, u32::MAX, sign_keys_of(inf)) {
                 (b, NAN)
             } else {
@@ -375,8 +423,19 @@ unsafe fn extreme<D: Direction, const W: usize, const KIND: u8>(
                 (bits, if zero { ZERO } else { EQUAL })
             }
         }
-        FLOAT if has_nan::<W>(widest::<W, KIND>(seen[0], seen[1]), inf) => (b, NAN),
+        FLOAT if has_nan::<W>(seen, inf) => (b, NAN),
         _ => (b, EQUAL),
+    }
+}
+
+/// Two NaN watches ([`look`]) joined into one.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn join<D: Direction, const W: usize, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
+    match KIND {
+        HALF => watch::<D>(a, b),
+        FLOAT => widest::<W, KIND>(a, b),
+        _ => a,
     }
 }
 
@@ -440,147 +499,10 @@ fn spread<D: Direction, const W: usize, const KIND: u8>(v: __m512i) -> __m512i {
     }
 }
 
-/// The lanes of `v` the second pass looks for (`MODE`): equal to `target`, a zero of either
-/// sign, or a NaN.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn hits<const W: usize, const KIND: u8, const MODE: u8>(
-    v: __m512i,
-    target: __m512i,
-    inf: u64,
-) -> u64 {
-    use core::arch::x86_64::{_mm512_castsi512_pd, _mm512_castsi512_ps};
-    match (MODE, KIND, W) {
-        (ZERO, ..) => u64::from(_mm512_testn_epi16_mask(v, _mm512_set1_epi16(0x7fff))),
-        (NAN, HALF, _) => u64::from(_mm512_cmpgt_epu16_mask(
-            magnitude::<2, HALF>(v),
-            _mm512_set1_epi16(inf as i16),
-        )),
-        (NAN, _, 4) => {
-            let v = _mm512_castsi512_ps(v);
-            u64::from(_mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v))
-        }
-        (NAN, ..) => {
-            let v = _mm512_castsi512_pd(v);
-            u64::from(_mm512_cmp_pd_mask::<_CMP_UNORD_Q>(v, v))
-        }
-        (_, FLOAT, 4) => u64::from(_mm512_cmp_ps_mask::<_CMP_EQ_OQ>(
-            _mm512_castsi512_ps(v),
-            _mm512_castsi512_ps(target),
-        )),
-        (_, FLOAT, _) => u64::from(_mm512_cmp_pd_mask::<_CMP_EQ_OQ>(
-            _mm512_castsi512_pd(v),
-            _mm512_castsi512_pd(target),
-        )),
-        _ => equal_lanes::<W>(v, target),
-    }
-}
+mod few;
+mod search;
 
-/// The first (with `LAST` the last) index of the row of `c` at `p` whose element [`hits`].
-///
-/// # Safety
-/// AVX-512 F, BW, VL, DQ; `c` readable elements at `p`, one of which hits.
-#[inline]
-#[target_feature(enable = "avx2,bmi1,lzcnt,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn find<const LAST: bool, const W: usize, const KIND: u8, const MODE: u8>(
-    p: *const u8,
-    c: usize,
-    target: __m512i,
-    inf: u64,
-) -> usize {
-    let l = 64 / W;
-    // Four whole vectors a step (one branch for their four masks), then one at a time; the
-    // part of a vector left at the far end masked.
-    if LAST {
-        let mut end = c;
-        while end >= 4 * l {
-            let k = end - 4 * l;
-            // SAFETY: four whole vectors within the row.
-            let m = unsafe { hits4::<W, KIND, MODE>(p, k, target, inf) };
-            if m.iter().any(|&m| m != 0) {
-                let (j, m) = (0..4)
-                    .rev()
-                    .map(|j| (j, m[j]))
-                    .find(|&(_, m)| m != 0)
-                    .unwrap_or((0, 1));
-                return k + j * l + 63 - m.leading_zeros() as usize;
-            }
-            end = k;
-        }
-        while end > 0 {
-            let k = end.saturating_sub(l);
-            // SAFETY: `k` is under `end`, which is at most `c`.
-            let m = unsafe { hits_at::<W, KIND, MODE>(p, k, end, target, inf) };
-            if m != 0 {
-                return k + 63 - m.leading_zeros() as usize;
-            }
-            end = k;
-        }
-    } else {
-        let mut k = 0;
-        while k + 4 * l <= c {
-            // SAFETY: four whole vectors within the row.
-            let m = unsafe { hits4::<W, KIND, MODE>(p, k, target, inf) };
-            if m.iter().any(|&m| m != 0) {
-                let (j, m) = (0..4)
-                    .map(|j| (j, m[j]))
-                    .find(|&(_, m)| m != 0)
-                    .unwrap_or((0, 1));
-                return k + j * l + m.trailing_zeros() as usize;
-            }
-            k += 4 * l;
-        }
-        while k < c {
-            // SAFETY: `k` is under `c`.
-            let m = unsafe { hits_at::<W, KIND, MODE>(p, k, c.min(k + l), target, inf) };
-            if m != 0 {
-                return k + m.trailing_zeros() as usize;
-            }
-            k += l;
-        }
-    }
-    0
-}
-
-/// The lanes that [`hits`] of the four whole vectors of the row at `p` from element `k`.
-///
-/// # Safety
-/// AVX-512 F, BW, VL, DQ; four vectors readable at element `k` of `p`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn hits4<const W: usize, const KIND: u8, const MODE: u8>(
-    p: *const u8,
-    k: usize,
-    target: __m512i,
-    inf: u64,
-) -> [u64; 4] {
-    let mut m = [0; 4];
-    for (j, m) in m.iter_mut().enumerate() {
-        // SAFETY: as the caller's.
-        let v = unsafe { _mm512_loadu_si512(p.add((k + j * 64 / W) * W).cast()) };
-        *m = hits::<W, KIND, MODE>(v, target, inf);
-    }
-    m
-}
-
-/// The lanes of the vector of the row at `p` from element `k` up to `end` (at most a vector)
-/// that [`hits`].
-///
-/// # Safety
-/// AVX-512 F, BW, VL, DQ; `end` readable elements at `p`, `k` under `end`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-unsafe fn hits_at<const W: usize, const KIND: u8, const MODE: u8>(
-    p: *const u8,
-    k: usize,
-    end: usize,
-    target: __m512i,
-    inf: u64,
-) -> u64 {
-    // SAFETY: as the caller's.
-    let v = unsafe { row_vector::<W>(p, k, end, target) };
-    hits::<W, KIND, MODE>(v, target, inf) & low_lanes(end - k)
-}
+use search::find;
 
 #[cfg(test)]
 mod tests;

@@ -1,24 +1,36 @@
-//! Tests of [`super`]: every type, rows of 20 to 1031 elements (32 and more taken; whole
-//! vectors and a rest of every size), none to a few rows and a partial row after them, three
-//! kinds of data (a small pool with ties, the type's extremes and, in some rows, NaN of either
-//! sign; random bits, the best at a random place; zeros of both signs below a few negatives),
-//! both directions, both tie rules, the indices as `i64` and `i32`, with and without the
-//! elements, and the reductions afresh and folded into what `y` holds; each result against the
-//! definition row by row (`test_util`), and nothing written past the rows.
+//! Tests of [`super`]: every type; rows of 2 elements to 1031: every count of vectors that
+//! [`few`] takes (whole, and with a rest that varies with the count), the first rows past them,
+//! and long rows (whole vectors and a rest of every size); none to a few rows and a partial row
+//! after them, three kinds of data (a small pool with ties, the type's extremes and, in some
+//! rows, NaN of either sign; random bits, the best at a random place; zeros of both signs below
+//! a few negatives), both directions, both tie rules, the indices as `i64` and `i32`, with and
+//! without the elements, and the reductions afresh and folded into what `y` holds; each result
+//! against the definition row by row (`test_util`), and nothing written past the rows.
 
 extern crate std;
 use std::vec::Vec;
 
-use super::{arg_rows, reduce_rows, takes};
+use super::{arg_rows, few, reduce_rows, takes};
 use crate::kernels::test_util::{
     bf16s, bools, check_arg_rows, check_reduce_rows, f16s, f32_ends, f64s, i16s, i32s, i64s, i8s,
     u16s, u32s, u64s, u8s, Lcg,
 };
 use crate::{bf16, f16, Direction, Element, Max, Min};
 
-const LENGTHS: [usize; 17] = [
-    20, 31, 32, 33, 47, 63, 64, 65, 100, 128, 129, 200, 255, 256, 257, 1000, 1031,
-];
+/// The row lengths tried for `T`: 2, 3, every count of vectors [`few`] takes (whole, and with a
+/// rest that varies with the count), the first lengths past them, and long rows.
+fn lengths<T: Element>() -> Vec<usize> {
+    let (l, most) = (64 / size_of::<T>(), few::most_vectors(size_of::<T>()));
+    let mut v = std::vec![2, 3, 20, 31, 32, 33, 1000, 1031];
+    for n in 1..=most {
+        v.extend([n * l, (n - 1) * l + 1 + n * 7 % l]);
+    }
+    v.extend([most * l + 1, most * l + l / 2 + 3, most * l + 2 * l]);
+    v.sort_unstable();
+    v.dedup();
+    v.retain(|&c| c >= 2);
+    v
+}
 
 /// One direction and tie rule over `rows` rows of `c` (and a partial row after them), the
 /// indices as `i64` and then as `i32`.
@@ -77,7 +89,7 @@ fn random<T: Element>(g: &mut Lcg) -> T {
 
 fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
     let mut g = Lcg(0x1096 + size_of::<T>() as u64);
-    for c in LENGTHS {
+    for c in lengths::<T>() {
         for rows in [0, 1, 3, 6] {
             // NaN (where `make` draws one) only in odd rows.
             let pool: Vec<T> = (0..rows * c + c / 2)
@@ -94,7 +106,7 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
 /// (last) zero of either sign is its index; and the reverse for the minimum.
 fn check_zeros<T: Element>(from: fn(f32) -> T) {
     let mut g = Lcg(0x2e40);
-    for c in LENGTHS {
+    for c in lengths::<T>() {
         let rows = 4;
         for sign in [1.0f32, -1.0] {
             let x: Vec<T> = (0..rows * c)
@@ -113,7 +125,7 @@ fn check_zeros<T: Element>(from: fn(f32) -> T) {
 
 /// A single extreme (or NaN) at every position of a row, the rest one value.
 fn check_positions<T: Element>(base: T, hi: T, lo: T) {
-    for c in [32, 64, 65, 200, 257] {
+    for c in [2, 3, 9, 17, 32, 64, 65, 200, 257, 520] {
         for at in 0..c {
             for e in [hi, lo] {
                 let mut x = std::vec![base; 2 * c];
