@@ -46,15 +46,14 @@ pub(crate) fn arg_rows_wide<T: Element, D: Direction, const LAST: bool>(
 }
 
 /// The first index (with `LAST` the last) of the best of `D` of each contiguous row of `c`
-/// (32 or more: `thin512::long_rows`) of `x` into `y` (and with `v` not empty that element
-/// into `v`) by the AVX-512 kernel of long rows (the best, then its index by equality) where
-/// the CPU has it and it is the faster kernel for these rows: `true`, else `false` (nothing
-/// written), and always with `small-code` or off x86-64.
+/// (`thin512::long_rows`: rows of a few vectors and longer) of `x` into `y` (and with `v` not
+/// empty that element into `v`) by the AVX-512 kernel of long rows (the best, then its index by
+/// equality) where the CPU has it and it is the faster kernel for these rows: `true`, else
+/// `false` (nothing written), and always with `small-code` or off x86-64.
 #[cfg_attr(
     any(feature = "small-code", not(target_arch = "x86_64")),
     allow(clippy::extra_unused_type_parameters)
 )]
-#[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn arg_rows_long<T: Element, D: Direction, const LAST: bool, I: Index>(
     x: &[T],

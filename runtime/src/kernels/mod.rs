@@ -167,8 +167,8 @@ pub use shared::{copy, fill, split2};
 pub use strided::strided_copy;
 
 #[cfg(not(debug_assertions))]
-pub(crate) use avx512_entry::{arg_rows_long, arg_stacked_wide};
-pub(crate) use avx512_entry::{arg_rows_wide, hardmax_rows_wide};
+pub(crate) use avx512_entry::arg_stacked_wide;
+pub(crate) use avx512_entry::{arg_rows_long, arg_rows_wide, hardmax_rows_wide};
 pub(crate) use hardmax_f32::{hardmax_blocks_f32, hardmax_narrow_f32, hardmax_rows_f32};
 #[cfg(not(debug_assertions))]
 pub(crate) use short_rows::arg_rows_values_narrow;
