@@ -455,7 +455,7 @@ fn byte_rows<T: Pool>(r: usize) -> bool {
 
 /// The rows the AVX-512 kernel of long rows and rows of a few vectors takes
 /// (`thin512::long_rows`, fused values) in optimized builds, on CPUs with AVX-512, but in capped
-/// runs: `f32` rows of 33 to 160, 8-byte integers of 7 to 511, `f64` from 16, other 4-byte
+/// runs: `f32` rows of 33 to 160, 8-byte integers of 7 to 511, `f64` from 21, other 4-byte
 /// integers from 25, 2-byte integers from 80, f16 and bf16 from 128, `i8` and bool from 257;
 /// not `u8`.
 fn long_rows<T: Pool>(r: usize) -> bool {
@@ -474,7 +474,7 @@ fn long_rows<T: Pool>(r: usize) -> bool {
         "bool" | "int8" => (257, usize::MAX),
         "int16" | "uint16" => (80, usize::MAX),
         "float16" | "bfloat16" => (128, usize::MAX),
-        "double" => (16, usize::MAX),
+        "double" => (21, usize::MAX),
         _ => (25, usize::MAX),
     };
     !cfg!(debug_assertions) && avx512 && (from..=to).contains(&r)

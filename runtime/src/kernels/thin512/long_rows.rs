@@ -53,8 +53,9 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 ///
 /// Rows of a few vectors ([`few`]: up to 16, of bytes 8): 8-byte integers from rows of 7
 /// (`i64` rows of 8, 16, 31, 64 and 128: 0.6x, 0.45x, 0.37x, 0.46x and 0.75x the time), `f64`
-/// from 16 (0.93x; 0.33-0.45x over rows of 33 to 64, where the longer rows' passes took them
-/// before, 0.75x over 100 and 128; rows of 5 to 12 1.15-1.3x), 4-byte integers from 25 (`i32`
+/// from 21 (rows of 25 and 31 0.8-0.9x; 0.33-0.45x over rows of 33 to 64, where the longer rows'
+/// passes took them before, 0.75x over 100 and 128; rows of 16 and 20 0.95-1.1x, of 5 to 12
+/// 1.15-1.3x), 4-byte integers from 25 (`i32`
 /// rows of 25 and 31 0.62-0.71x, of 33 to 128 0.24-0.6x, of 256 0.8x; rows of 9 to 16
 /// 1.1-1.5x), `f32` rows of 33 to 160 (0.92x, 0.68x over 80, 0.56-0.65x over 128 and 160; rows
 /// under 32 1.3-3.5x, over 160 1.05x the `f32` row kernels'), 2-byte integers from 80 (0.85x;
@@ -82,7 +83,7 @@ pub(crate) fn prefers<T: Element>(c: usize) -> bool {
         (2, _) => (80, usize::MAX),
         (4, FLOAT) => (33, 160),
         (4, _) => (25, usize::MAX),
-        (8, FLOAT) => (16, usize::MAX),
+        (8, FLOAT) => (21, usize::MAX),
         // 8-byte integers: the one-pass AVX2 kernel did better over rows of 512 and more in the
         // matrix (random bits: the best anywhere, the second pass half the row).
         _ => (7, 511),
