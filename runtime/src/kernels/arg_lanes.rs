@@ -303,8 +303,15 @@ pub(crate) fn arg_blocks_f32<T: Element, D: Direction, const LAST: bool, const T
             let (Some(xf), Some(vf)) = (T::f32s(x), T::f32s_mut(v)) else {
                 return false;
             };
-            // SAFETY: `available` found AVX2.
-            let stop = unsafe { arg_blocks::<D, LAST>(xf, y, vf, (r, inner), from, blocks) };
+            let wide = super::arg_lanes512::runs(inner);
+            // SAFETY: `available` found AVX2, `runs` AVX-512 where it is taken.
+            let stop = unsafe {
+                if wide {
+                    super::arg_lanes512::arg_blocks::<D, LAST>(xf, y, vf, (r, inner), from, blocks)
+                } else {
+                    arg_blocks::<D, LAST>(xf, y, vf, (r, inner), from, blocks)
+                }
+            };
             let (Some(xb), Some(yb)) = (
                 x.get(stop * block..(stop + 1) * block),
                 y.get_mut(stop * inner..(stop + 1) * inner),
@@ -407,9 +414,14 @@ pub(super) fn arg_tile_pass<
         && super::rows_f32::avx2::available()
     {
         if let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) {
-            // SAFETY: `available` found AVX2.
+            let wide = super::arg_lanes512::runs(end - start);
+            // SAFETY: `available` found AVX2, `runs` AVX-512 where it is taken.
             return unsafe {
-                super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end)
+                if wide {
+                    super::arg_lanes512::arg_tile::<D, LAST>(x, y, v, inner, start, end)
+                } else {
+                    super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end)
+                }
             };
         }
     }

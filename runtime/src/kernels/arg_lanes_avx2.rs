@@ -252,11 +252,11 @@ const GROUP_ROWS: usize = 16;
 /// Blocks of at least this many rows and [`GROUPED_FROM`] elements go by [`arg_chunks_grouped`]
 /// (over fewer rows, as many pages at a time are few enough: 20 to 50 rows of wide blocks ran
 /// 1.0-1.15x slower grouped).
-const GROUPED_ROWS: usize = 64;
+pub(super) const GROUPED_ROWS: usize = 64;
 
 /// Blocks of at least this many `f32` (1 MiB, half the L2 of the Xeon measured) go by
 /// [`arg_chunks_grouped`].
-const GROUPED_FROM: usize = 256 * 1024;
+pub(super) const GROUPED_FROM: usize = 256 * 1024;
 
 /// The most chunks of 32 lanes [`arg_chunks_grouped`] keeps the state of (8 KiB of it): a tile
 /// of 1024 lanes, the widest `arg_tile` gives `f32`.
@@ -348,6 +348,15 @@ mod tests {
     use crate::kernels::{arg_lanes_values, reduce_lanes_rows, reduce_planes};
     use crate::{Max, Min};
 
+    /// Caps this thread's kernels at AVX2 (`true`) or lifts the cap: with AVX-512 the AVX2 pass
+    /// hands most tiles to its AVX-512 twin. Nothing with `small-code`, which has neither.
+    fn cap_avx2(on: bool) {
+        #[cfg(not(feature = "small-code"))]
+        crate::kernels::isa::HERE.with(|h| h.set(on.then_some(crate::kernels::isa::AVX2)));
+        #[cfg(feature = "small-code")]
+        let _ = on;
+    }
+
     /// ArgMin with the last index (tiles of `A` lanes) and ArgMax (tiles of `B`) along the rows
     /// of `x` (`inner` lanes), with their values, against the definition.
     fn check_both<const A: usize, const B: usize>(x: &[f32], rows: usize, inner: usize, ctx: &str) {
@@ -382,9 +391,13 @@ mod tests {
             (100, 2650),
             (150, 1800),
             (300, 1000),
+            (600, 2000),
         ] {
             assert!(rows * inner >= super::GROUPED_FROM && rows >= super::GROUPED_ROWS);
-            for nan in [false, true] {
+            // Capped at AVX2, and (on CPUs with AVX-512) as the AVX-512 pass hands them over:
+            // its own pass under 512 rows and 4 MiB, this one's groups past them.
+            for (cap, nan) in [(true, false), (true, true), (false, false), (false, true)] {
+                cap_avx2(cap);
                 let x: Vec<f32> = (0..rows * inner)
                     .map(|i| {
                         // NaN in a few lanes only, so that most tiles stay on the fast pass.
@@ -396,9 +409,10 @@ mod tests {
                         }
                     })
                     .collect();
-                check_both::<1024, 1024>(&x, rows, inner, &std::format!("nan {nan}"));
+                check_both::<1024, 1024>(&x, rows, inner, &std::format!("nan {nan} capped {cap}"));
             }
         }
+        cap_avx2(false);
     }
 
     /// The kernels that take an AVX2 path where the CPU has it (the strided f32 arg pass, the
@@ -407,8 +421,10 @@ mod tests {
     #[test]
     fn avx2_paths_and_their_sse2_forms_match_the_definitions() {
         let mut g = Lcg(5);
-        for sse2 in [false, true] {
+        // The AVX2 pass, capped there, and (on CPUs with AVX-512) the AVX-512 pass.
+        for (sse2, cap) in [(false, true), (false, false), (true, false)] {
             SSE2_ONLY.with(|c| c.set(sse2));
+            cap_avx2(cap);
             for (rows, inner) in [
                 (8, 16),
                 (9, 17),
@@ -462,5 +478,6 @@ mod tests {
             }
         }
         SSE2_ONLY.with(|c| c.set(false));
+        cap_avx2(false);
     }
 }

@@ -36,6 +36,8 @@ mod arg_groups;
 mod arg_groups_avx2;
 mod arg_lanes;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod arg_lanes512;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod arg_lanes_avx2;
 #[cfg(all(
     target_arch = "x86_64",

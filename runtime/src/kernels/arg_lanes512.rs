@@ -1,0 +1,226 @@
+//! The fast pass of the strided `f32` arg-reduction ([`super::arg_lanes`]) in 64-byte AVX-512
+//! vectors, for CPUs that have them (checked at run time): [`super::arg_lanes_avx2`]'s pass with
+//! the compare into a mask register, so that a lane's row is taken by one masked move instead
+//! of a mask, an `and` and a max (three operations a vector of sixteen lanes, against four a
+//! vector of eight). Blocks larger than [`MOST`] and blocks of 512 rows or more (the AVX2
+//! pass's groups) it hands to the AVX2 pass.
+//!
+//! Over 2 MiB on an AMD EPYC (Zen 4), before and after builds in turn, the least of three
+//! runs each: ArgMax and ArgMin-last along the first axis of `[20, 26214]` 0.84-0.87x the time
+//! (46 us to 40; the stream 21), of `[80, 6553]` 0.84-0.89x, of `[33, 15887]` 0.89-0.91x, of
+//! `[300, 1747]` 0.92-1.0x; `[1000, 524]` and `[5000, 104]` about 1x (the AVX2 pass's groups).
+//! In the benchmark matrix (two runs each, a noisy hour: cells this does not reach moved
+//! 0.5-1.8x), the first axis of `[20, 26214]` and `[80, 6553]` 0.6-0.83x, the detector's `[1,
+//! 84, 8400]` along its middle axis 0.76-0.84x. Over the 21 MB segmentation maps (`[1, 21, 500,
+//! 500]`, from memory) this pass measured 1.1-1.2x and 0.83-0.87x in runs an hour apart; such
+//! blocks stay with the AVX2 pass ([`MOST`]).
+
+use core::arch::x86_64::{
+    __m512, __m512i, _mm512_castsi512_si256, _mm512_cmp_ps_mask, _mm512_cvtepu32_epi64,
+    _mm512_extracti64x4_epi64, _mm512_loadu_ps, _mm512_mask_mov_epi32, _mm512_max_ps,
+    _mm512_min_ps, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_storeu_ps, _mm512_storeu_si512,
+    _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
+};
+
+use super::arg_lanes_avx2::{GROUPED_FROM, GROUPED_ROWS};
+use super::shared::prefetch;
+use crate::Direction;
+
+/// Elements ahead of a chunk's loads that each row prefetches (as the AVX2 pass).
+const PF: usize = super::shared::AHEAD_BYTES / 4;
+
+/// The largest blocks taken, in elements (4 MiB): larger ones come from memory, where the pass
+/// waits on loads, not on its instructions, and the AVX2 pass did better (ArgMax over axis 1 of
+/// `[1, 21, 500, 500]`, 21 MB: 1.1-1.2x the time here).
+const MOST: usize = 1 << 20;
+
+/// Lanes of the narrower chunk (two vectors of sixteen): the fewest lanes the pass takes.
+const LANES: usize = 32;
+
+/// Whether this pass takes tiles of `n` lanes here: [`LANES`] or more, on a CPU with AVX-512
+/// (never with `small-code`).
+#[inline(always)]
+pub(super) fn runs(n: usize) -> bool {
+    #[cfg(not(feature = "small-code"))]
+    return n >= LANES && super::isa::level() >= super::isa::AVX512;
+    #[cfg(feature = "small-code")]
+    {
+        let _ = n;
+        false
+    }
+}
+
+/// One vector of lanes: each lane's best value and the row it was in.
+#[derive(Clone, Copy)]
+struct Best {
+    value: __m512,
+    row: __m512i,
+}
+
+impl Best {
+    /// Takes row `r` (splat) where its element `v` is strictly more extreme (with `LAST`, not
+    /// less extreme), by the order alone; the value is the max (min) either way.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn add<D: Direction, const LAST: bool>(&mut self, v: __m512, r: __m512i) {
+        let take = match (D::IS_MIN, LAST) {
+            (false, false) => _mm512_cmp_ps_mask::<_CMP_GT_OQ>(v, self.value),
+            (false, true) => _mm512_cmp_ps_mask::<_CMP_GE_OQ>(v, self.value),
+            (true, false) => _mm512_cmp_ps_mask::<_CMP_LT_OQ>(v, self.value),
+            (true, true) => _mm512_cmp_ps_mask::<_CMP_LE_OQ>(v, self.value),
+        };
+        self.value = if D::IS_MIN {
+            _mm512_min_ps(v, self.value)
+        } else {
+            _mm512_max_ps(v, self.value)
+        };
+        self.row = _mm512_mask_mov_epi32(self.row, take, r);
+    }
+}
+
+/// [`super::arg_lanes_avx2::arg_tile`] in AVX-512: lanes `start..end` (at least [`LANES`]) of
+/// every row of `x` (rows of `inner`, fewer than 2^32), each lane's row into `y` and, when `v`
+/// is not empty, its element into `v`; false (`y` and `v` possibly written) at a NaN or where
+/// the lanes are fewer than a chunk.
+///
+/// # Safety
+/// The CPU has AVX-512 F.
+#[target_feature(enable = "avx2,avx512f")]
+pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    inner: usize,
+    start: usize,
+    end: usize,
+) -> bool {
+    if end.saturating_sub(start) >= 2 * LANES {
+        arg_chunks::<D, LAST, 4>(x, y, v, inner, start, end)
+    } else {
+        arg_chunks::<D, LAST, 2>(x, y, v, inner, start, end)
+    }
+}
+
+/// [`super::arg_lanes_avx2::arg_blocks`] in AVX-512 (the CPU has AVX-512 F).
+///
+/// # Safety
+/// The CPU has AVX-512 F.
+#[target_feature(enable = "avx2,avx512f")]
+pub(super) unsafe fn arg_blocks<D: Direction, const LAST: bool>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    (rows, inner): (usize, usize),
+    from: usize,
+    blocks: usize,
+) -> usize {
+    let block = rows * inner;
+    for b in from..blocks {
+        let (Some(xb), Some(yb)) = (
+            x.get(b * block..(b + 1) * block),
+            y.get_mut(b * inner..(b + 1) * inner),
+        ) else {
+            return b;
+        };
+        let vb = v.get_mut(b * inner..(b + 1) * inner).unwrap_or(&mut []);
+        let done = if inner >= 2 * LANES {
+            arg_chunks::<D, LAST, 4>(xb, yb, vb, inner, 0, inner)
+        } else {
+            arg_chunks::<D, LAST, 2>(xb, yb, vb, inner, 0, inner)
+        };
+        if !done {
+            return b;
+        }
+    }
+    blocks
+}
+
+/// [`arg_tile`] in chunks of `V` vectors of sixteen lanes (`V` even, the tile at least `16 V`
+/// lanes).
+#[inline]
+#[target_feature(enable = "avx2,avx512f")]
+fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    inner: usize,
+    start: usize,
+    end: usize,
+) -> bool {
+    crate::kernels::shared::align_frame();
+    let w = 16 * V;
+    let n = end.saturating_sub(start);
+    if n < w || inner == 0 || x.len() < inner || x.len() / inner > u32::MAX as usize {
+        return false;
+    }
+    let rows = x.len() / inner;
+    if x.len() > MOST || (rows >= 8 * GROUPED_ROWS && x.len() >= GROUPED_FROM) {
+        // SAFETY: AVX-512 F comes with AVX2 (the caller's `available` found it).
+        return unsafe { super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end) };
+    }
+    let mut nan = 0u16;
+    for c in 0..n.div_ceil(w) {
+        let at = (c * w).min(n - w);
+        let base = start + at;
+        let last = (rows - 1)
+            .checked_mul(inner)
+            .and_then(|o| o.checked_add(base + w));
+        if last.is_none_or(|l| l > x.len()) {
+            return false;
+        }
+        // SAFETY: `base + (rows - 1) * inner + w <= x.len()` (checked above), and every load
+        // below reads sixteen `f32`s at `base + r * inner + 16 i` for a row `r < rows`, `i < V`.
+        let at_row = |r: usize, i: usize| unsafe {
+            _mm512_loadu_ps(x.as_ptr().add(base + r * inner + 16 * i))
+        };
+        let mut best: [Best; V] = core::array::from_fn(|i| Best {
+            value: at_row(0, i),
+            row: _mm512_setzero_si512(),
+        });
+        for i in (0..V).step_by(2) {
+            nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(best[i].value, best[i + 1].value);
+        }
+        for r in 1..rows {
+            let rs = _mm512_set1_epi32(r as i32);
+            for k in 0..V {
+                prefetch(x.as_ptr().wrapping_add(base + r * inner + PF + 16 * k));
+            }
+            for i in (0..V).step_by(2) {
+                let (e0, e1) = (at_row(r, i), at_row(r, i + 1));
+                nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(e0, e1);
+                best[i].add::<D, LAST>(e0, rs);
+                best[i + 1].add::<D, LAST>(e1, rs);
+            }
+        }
+        if !put(&best, y, v, at) {
+            return false;
+        }
+    }
+    nan == 0
+}
+
+/// Writes a chunk's rows into `y` and, when `v` is not empty, its values into `v`, from lane
+/// `at` of the tile; false if `y` does not hold the chunk.
+#[inline]
+#[target_feature(enable = "avx2,avx512f")]
+fn put<const V: usize>(best: &[Best; V], y: &mut [i64], v: &mut [f32], at: usize) -> bool {
+    let Some(ys) = y.get_mut(at..at + 16 * V) else {
+        return false;
+    };
+    for (b, ys) in best.iter().zip(ys.chunks_exact_mut(16)) {
+        let lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(b.row));
+        let hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(b.row));
+        // SAFETY: `ys` holds sixteen `i64`s (128 bytes); `storeu` has no alignment requirement.
+        unsafe {
+            _mm512_storeu_si512(ys.as_mut_ptr().cast(), lo);
+            _mm512_storeu_si512(ys.as_mut_ptr().add(8).cast(), hi);
+        }
+    }
+    if let Some(vs) = v.get_mut(at..at + 16 * V) {
+        for (b, vs) in best.iter().zip(vs.chunks_exact_mut(16)) {
+            // SAFETY: `vs` holds sixteen `f32`s.
+            unsafe { _mm512_storeu_ps(vs.as_mut_ptr(), b.value) };
+        }
+    }
+    true
+}
