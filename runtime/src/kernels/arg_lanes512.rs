@@ -123,12 +123,8 @@ pub(super) unsafe fn arg_blocks<D: Direction, const LAST: bool>(
             return b;
         };
         let vb = v.get_mut(b * inner..(b + 1) * inner).unwrap_or(&mut []);
-        let done = if inner >= 2 * LANES {
-            arg_chunks::<D, LAST, 4>(xb, yb, vb, inner, 0, inner)
-        } else {
-            arg_chunks::<D, LAST, 2>(xb, yb, vb, inner, 0, inner)
-        };
-        if !done {
+        // SAFETY: as the caller's.
+        if !unsafe { arg_tile::<D, LAST>(xb, yb, vb, inner, 0, inner) } {
             return b;
         }
     }
