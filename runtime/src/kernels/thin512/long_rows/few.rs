@@ -144,7 +144,9 @@ fn position<const LAST: bool, const W: usize, const KIND: u8, const NV: usize>(
     let mut at = 0;
     if LAST {
         for (j, &m) in m.iter().enumerate() {
-            at = select_unpredictable(m != 0, j * l + 63 - m.leading_zeros() as usize, at);
+            // Wrapping: a vector without a hit (`m` 0) gives a number the select drops.
+            let hit = (j * l + 63).wrapping_sub(m.leading_zeros() as usize);
+            at = select_unpredictable(m != 0, hit, at);
         }
     } else {
         for (j, &m) in m.iter().enumerate().rev() {
