@@ -55,9 +55,9 @@ pub(crate) fn takes<T: Element>(c: usize) -> bool {
 /// (`i64` rows of 8, 16, 31, 64 and 128: 0.6x, 0.45x, 0.37x, 0.46x and 0.75x the time), `f64`
 /// from 21 (rows of 25 and 31 0.8-0.9x; 0.33-0.45x over rows of 33 to 64, where the longer rows'
 /// passes took them before, 0.75x over 100 and 128; rows of 16 and 20 0.95-1.1x, of 5 to 12
-/// 1.15-1.3x), 4-byte integers from 25 (`i32`
-/// rows of 25 and 31 0.62-0.71x, of 33 to 128 0.24-0.6x, of 256 0.8x; rows of 9 to 16
-/// 1.1-1.5x), `f32` rows of 33 to 160 (0.92x, 0.68x over 80, 0.56-0.65x over 128 and 160; rows
+/// 1.15-1.3x), 4-byte integers from 25 (`i32` rows of 25 and 31 0.62-0.71x, of 33 to 128
+/// 0.24-0.6x, of 256 0.8x; rows of 9 to 16 1.1-1.5x), `f32` rows of 33 to 160
+/// (0.92x, 0.68x over 80, 0.56-0.65x over 128 and 160; rows
 /// under 32 1.3-3.5x, over 160 1.05x the `f32` row kernels'), 2-byte integers from 80 (0.85x;
 /// 128 to 256 0.35-0.69x; 16 to 48 1.3-4x), f16 and bf16 from 128 (0.56x, 256 0.8x; 100
 /// 1.05x), `i8` and bool from 257 (`i8` rows of 400 and 512 0.47x and 0.75x; of 256 1.07x).
