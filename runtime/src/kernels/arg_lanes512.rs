@@ -2,13 +2,17 @@
 //! vectors, for CPUs that have them (checked at run time): [`super::arg_lanes_avx2`]'s pass with
 //! the compare into a mask register, so that a lane's row is taken by one masked move instead
 //! of a mask, an `and` and a max (three operations a vector of sixteen lanes, against four a
-//! vector of eight). Blocks larger than [`MOST`] and blocks of 512 rows or more (the AVX2
-//! pass's groups) it hands to the AVX2 pass.
+//! vector of eight); chunks of up to eight vectors. Blocks of many rows go by groups of eight
+//! rows ([`arg_grouped`]); blocks larger than [`MOST`] it hands to the AVX2 pass.
 //!
 //! Over 2 MiB on an AMD EPYC (Zen 4), before and after builds in turn, the least of three
 //! runs each: ArgMax and ArgMin-last along the first axis of `[20, 26214]` 0.84-0.87x the time
 //! (46 us to 40; the stream 21), of `[80, 6553]` 0.84-0.89x, of `[33, 15887]` 0.89-0.91x, of
-//! `[300, 1747]` 0.92-1.0x; `[1000, 524]` and `[5000, 104]` about 1x (the AVX2 pass's groups).
+//! `[300, 1747]` 0.92-1.0x; `[1000, 524]` and `[5000, 104]` about 1x (the AVX2 pass's groups
+//! then). Groups of eight rows ([`arg_grouped`]) and chunks of eight vectors down every row
+//! since (least of three runs each, before and after in turn): `[1000, 524]` 0.66x (50 us to
+//! 33), `[5000, 104]` 0.61x (51 to 31), `[300, 1747]` 0.77x (43.6 to 33.6), `[20, 26214]`
+//! 0.92x, `[80, 6553]` 0.96x, `[33, 15887]` 1.01x.
 //! In the benchmark matrix (two runs each, a noisy hour: cells this does not reach moved
 //! 0.5-1.8x), the first axis of `[20, 26214]` and `[80, 6553]` 0.6-0.83x, the detector's `[1,
 //! 84, 8400]` along its middle axis 0.76-0.84x. Over the 21 MB segmentation maps (`[1, 21, 500,
@@ -18,11 +22,11 @@
 use core::arch::x86_64::{
     __m512, __m512i, _mm512_castsi512_si256, _mm512_cmp_ps_mask, _mm512_cvtepu32_epi64,
     _mm512_extracti64x4_epi64, _mm512_loadu_ps, _mm512_mask_mov_epi32, _mm512_max_ps,
-    _mm512_min_ps, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_storeu_ps, _mm512_storeu_si512,
-    _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
+    _mm512_min_ps, _mm512_set1_epi32, _mm512_setzero_ps, _mm512_setzero_si512, _mm512_storeu_ps,
+    _mm512_storeu_si512, _CMP_GE_OQ, _CMP_GT_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_UNORD_Q,
 };
 
-use super::arg_lanes_avx2::{GROUPED_FROM, GROUPED_ROWS};
+use super::arg_lanes_avx2::GROUPED_FROM;
 use super::shared::prefetch;
 use crate::Direction;
 
@@ -33,6 +37,20 @@ const PF: usize = super::shared::AHEAD_BYTES / 4;
 /// waits on loads, not on its instructions, and the AVX2 pass did better (ArgMax over axis 1 of
 /// `[1, 21, 500, 500]`, 21 MB: 1.1-1.2x the time here).
 const MOST: usize = 1 << 20;
+
+/// Blocks of at least this many rows and [`GROUPED_FROM`] elements go by [`arg_grouped`].
+/// Over 2 MiB on an AMD EPYC (Zen 4), grouped against down every row (chunks of eight vectors
+/// both): `[300, 1747]` 41 -> 37 us, `[1000, 524]` 50 -> 38, `[5000, 104]` 51 -> 31; fewer rows
+/// lost (`[20, 26214]` 38 -> 52 us, `[33, 15887]` 42 -> 47), `[80, 6553]` alike.
+const GROUPED_ROWS: usize = 128;
+
+/// Rows a chunk goes down at a time in [`arg_grouped`]: eight streams (sixteen, with a
+/// prefetch as the AVX2 pass has, measured 1.03-1.1x slower, four 1.25-1.35x).
+const GROUP: usize = 8;
+
+/// The most vectors of sixteen lanes [`arg_grouped`] keeps the state of (8 KiB of it): a tile of
+/// 1024 lanes, the widest `arg_tile` gives `f32`.
+const GROUPED_VECTORS: usize = 64;
 
 /// Lanes of the narrower chunk (two vectors of sixteen): the fewest lanes the pass takes.
 const LANES: usize = 32;
@@ -94,7 +112,10 @@ pub(super) unsafe fn arg_tile<D: Direction, const LAST: bool>(
     start: usize,
     end: usize,
 ) -> bool {
-    if end.saturating_sub(start) >= 2 * LANES {
+    let n = end.saturating_sub(start);
+    if n >= 4 * LANES {
+        arg_chunks::<D, LAST, 8>(x, y, v, inner, start, end)
+    } else if n >= 2 * LANES {
         arg_chunks::<D, LAST, 4>(x, y, v, inner, start, end)
     } else {
         arg_chunks::<D, LAST, 2>(x, y, v, inner, start, end)
@@ -132,7 +153,9 @@ pub(super) unsafe fn arg_blocks<D: Direction, const LAST: bool>(
 }
 
 /// [`arg_tile`] in chunks of `V` vectors of sixteen lanes (`V` even, the tile at least `16 V`
-/// lanes).
+/// lanes): each chunk down every row, its state in registers; blocks of [`GROUPED_ROWS`] rows
+/// and [`GROUPED_FROM`] elements or more by [`arg_grouped`], blocks over [`MOST`] by the AVX2
+/// pass.
 #[inline]
 #[target_feature(enable = "avx2,avx512f")]
 fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
@@ -150,9 +173,19 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         return false;
     }
     let rows = x.len() / inner;
-    if x.len() > MOST || (rows >= 8 * GROUPED_ROWS && x.len() >= GROUPED_FROM) {
+    if x.len() > MOST {
         // SAFETY: AVX-512 F comes with AVX2 (the caller's `available` found it).
         return unsafe { super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end) };
+    }
+    if rows >= GROUPED_ROWS && x.len() >= GROUPED_FROM && n.div_ceil(32) <= GROUPED_VECTORS / 2 {
+        // Chunks of four vectors at most: eight measured slower here (`[1000, 524]` 33 -> 37
+        // us, `[300, 1747]` 33 -> 35.5), where down every row they gain (`[20, 26214]` 38.4 ->
+        // 36.4, `[80, 6553]` 42 -> 40).
+        return if n >= 64 {
+            arg_grouped::<D, LAST, 4>(x, y, v, inner, start, end)
+        } else {
+            arg_grouped::<D, LAST, 2>(x, y, v, inner, start, end)
+        };
     }
     let mut nan = 0u16;
     for c in 0..n.div_ceil(w) {
@@ -189,6 +222,91 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
             }
         }
         if !put(&best, y, v, at) {
+            return false;
+        }
+    }
+    nan == 0
+}
+
+/// [`arg_chunks`] over a block of many rows: every chunk of the tile goes down [`GROUP`] rows,
+/// its state kept on the stack between groups, before any goes further. The block is read as
+/// [`GROUP`] streams, each along its row, where a chunk down every row reads one line or two in
+/// as many pages as the block has rows. No prefetch: the CPU's own follows these streams, and
+/// asking for lines ahead made it slower (`[1000, 524]` 38 -> 42 us).
+#[inline(never)]
+#[target_feature(enable = "avx2,avx512f")]
+fn arg_grouped<D: Direction, const LAST: bool, const V: usize>(
+    x: &[f32],
+    y: &mut [i64],
+    v: &mut [f32],
+    inner: usize,
+    start: usize,
+    end: usize,
+) -> bool {
+    let w = 16 * V;
+    let n = end.saturating_sub(start);
+    let rows = x.len() / inner;
+    let chunks = n.div_ceil(w);
+    if n < w || rows == 0 || chunks > GROUPED_VECTORS / V {
+        return false;
+    }
+    // Every chunk's lanes in the last row lie within `x`: checked once for the last chunk, which
+    // ends at `end`.
+    let last = (rows - 1)
+        .checked_mul(inner)
+        .and_then(|o| o.checked_add(end));
+    if last.is_none_or(|l| l > x.len()) {
+        return false;
+    }
+    let zero = Best {
+        value: _mm512_setzero_ps(),
+        row: _mm512_setzero_si512(),
+    };
+    let mut state = [zero; GROUPED_VECTORS];
+    let mut nan = 0u16;
+    let base = |c: usize| start + (c * w).min(n - w);
+    // SAFETY: every chunk's `base(c) + (rows - 1) * inner + w <= x.len()` (checked above), and
+    // every load below reads sixteen `f32`s at `base(c) + r * inner + 16 i` for a row `r < rows`,
+    // `i < V`.
+    let at_row = |c: usize, r: usize, i: usize| unsafe {
+        _mm512_loadu_ps(x.as_ptr().add(base(c) + r * inner + 16 * i))
+    };
+    for first in (0..rows).step_by(GROUP) {
+        let end_row = rows.min(first + GROUP);
+        for (c, s) in state.chunks_exact_mut(V).take(chunks).enumerate() {
+            let Some(s) = s.first_chunk_mut::<V>() else {
+                return false;
+            };
+            let mut best = *s;
+            let from = if first == 0 {
+                best = core::array::from_fn(|i| Best {
+                    value: at_row(c, 0, i),
+                    row: _mm512_setzero_si512(),
+                });
+                for i in (0..V).step_by(2) {
+                    nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(best[i].value, best[i + 1].value);
+                }
+                1
+            } else {
+                first
+            };
+            for r in from..end_row {
+                let rs = _mm512_set1_epi32(r as i32);
+                for i in (0..V).step_by(2) {
+                    let (e0, e1) = (at_row(c, r, i), at_row(c, r, i + 1));
+                    nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(e0, e1);
+                    best[i].add::<D, LAST>(e0, rs);
+                    best[i + 1].add::<D, LAST>(e1, rs);
+                }
+            }
+            *s = best;
+        }
+    }
+    for (c, best) in state.chunks_exact(V).take(chunks).enumerate() {
+        let Some(best) = best.first_chunk::<V>() else {
+            return false;
+        };
+        if !put(best, y, v, base(c) - start) {
             return false;
         }
     }

@@ -392,10 +392,13 @@ mod tests {
             (150, 1800),
             (300, 1000),
             (600, 2000),
+            (1001, 300),
+            (5003, 60),
         ] {
             assert!(rows * inner >= super::GROUPED_FROM && rows >= super::GROUPED_ROWS);
-            // Capped at AVX2, and (on CPUs with AVX-512) as the AVX-512 pass hands them over:
-            // its own pass under 512 rows and 4 MiB, this one's groups past them.
+            // Capped at AVX2, and (on CPUs with AVX-512) by the AVX-512 pass: down every row
+            // under 128 rows, by its own groups of eight from 128 rows (a partial last group in
+            // each), and this pass's groups over 4 MiB.
             for (cap, nan) in [(true, false), (true, true), (false, false), (false, true)] {
                 cap_avx2(cap);
                 let x: Vec<f32> = (0..rows * inner)
