@@ -68,6 +68,16 @@ pub(super) fn runs(n: usize) -> bool {
     }
 }
 
+/// Whether a block of `rows` rows of `inner` lanes goes by [`arg_grouped`] here (tiles of
+/// [`LANES`] or more): Hardmax asks, to find its rows by this pass rather than its own AVX2
+/// walk.
+#[inline(always)]
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+pub(super) fn groups(rows: usize, inner: usize) -> bool {
+    let n = rows.saturating_mul(inner);
+    runs(inner) && rows >= GROUPED_ROWS && (GROUPED_FROM..=MOST).contains(&n)
+}
+
 /// One vector of lanes: each lane's best value and the row it was in.
 #[derive(Clone, Copy)]
 struct Best {

@@ -66,7 +66,9 @@ pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T],
 
 /// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2
 /// kernel of f32 blocks of sixteen lanes or more (`hard_lanes_avx2`) where the CPU has AVX2;
-/// `false` (nothing done) otherwise, and always with `small-code`.
+/// `false` (nothing done) otherwise, and always with `small-code`. Blocks the AVX-512 arg pass
+/// takes by groups of rows (`arg_lanes512::groups`) are left to `hardmax_lanes`, which finds
+/// each lane's row by that pass and then writes the outputs.
 #[inline(always)]
 pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) -> bool {
     #[cfg(all(
@@ -74,7 +76,10 @@ pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inn
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    if hard_lanes_avx2::takes(r, inner) && rows_f32::avx2::available() {
+    if hard_lanes_avx2::takes(r, inner)
+        && rows_f32::avx2::available()
+        && !super::arg_lanes512::groups(r, inner)
+    {
         if let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) {
             // SAFETY: `available` found AVX2.
             return unsafe { hard_lanes_avx2::hardmax_blocks(x, y, r, inner) };

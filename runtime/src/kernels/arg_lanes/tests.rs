@@ -320,3 +320,42 @@ fn f32_blocks_in_one_call_match_the_definition() {
         }
     }
 }
+
+/// Hardmax of `f32` blocks the AVX-512 arg pass takes by groups of rows (128 rows and 1 MiB or
+/// more): `hardmax_blocks_f32` leaves them (nothing written) where the CPU has AVX-512, and
+/// `hardmax_lanes`, which the node then calls, finds each lane's first maximum (NaN first) by
+/// that pass: every output against the definition, with and without NaN, a partial last group,
+/// tiles of lanes that are not whole chunks, spans wider than a tile.
+#[test]
+fn hardmax_of_grouped_blocks_matches_the_definition() {
+    let mut g = Lcg(31);
+    for (rows, inner) in [(300, 1000), (1001, 300), (130, 2100)] {
+        for nan in [false, true] {
+            let mut x: std::vec::Vec<f32> =
+                (0..rows * inner).map(|_| f32_pool(&mut g, false)).collect();
+            if nan {
+                x[(rows - 3) * inner + inner / 2] = f32::NAN;
+                x[5 * inner + 7] = -f32::NAN;
+            }
+            let mut h = std::vec![9f32; rows * inner];
+            #[cfg(all(target_arch = "x86_64", not(feature = "small-code")))]
+            if super::super::arg_lanes512::groups(rows, inner) {
+                assert!(!crate::kernels::hardmax_blocks_f32(&x, &mut h, rows, inner));
+                assert!(h.iter().all(|&o| o == 9.0), "{rows}x{inner}: written");
+            }
+            hardmax_lanes(&x, &mut h, inner);
+            for j in 0..inner {
+                let lane: std::vec::Vec<f32> = (0..rows).map(|r| x[r * inner + j]).collect();
+                let want = naive_arg::<f32, Max>(&lane, false);
+                for r in 0..rows {
+                    let o = h[r * inner + j];
+                    assert_eq!(
+                        o,
+                        if r == want { 1.0 } else { 0.0 },
+                        "{rows}x{inner} {j} {nan}"
+                    );
+                }
+            }
+        }
+    }
+}
