@@ -74,8 +74,13 @@ pub(super) fn runs(n: usize) -> bool {
 #[inline(always)]
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 pub(super) fn groups(rows: usize, inner: usize) -> bool {
-    let n = rows.saturating_mul(inner);
-    runs(inner) && rows >= GROUPED_ROWS && (GROUPED_FROM..=MOST).contains(&n)
+    runs(inner) && grouped(rows, rows.saturating_mul(inner))
+}
+
+/// Whether a block of `rows` rows and `len` elements goes by [`arg_grouped`] (its tile taken).
+#[inline(always)]
+fn grouped(rows: usize, len: usize) -> bool {
+    rows >= GROUPED_ROWS && (GROUPED_FROM..=MOST).contains(&len)
 }
 
 /// One vector of lanes: each lane's best value and the row it was in.
@@ -187,7 +192,7 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         // SAFETY: AVX-512 F comes with AVX2 (the caller's `available` found it).
         return unsafe { super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end) };
     }
-    if rows >= GROUPED_ROWS && x.len() >= GROUPED_FROM && n.div_ceil(32) <= GROUPED_VECTORS / 2 {
+    if grouped(rows, x.len()) && n.div_ceil(32) <= GROUPED_VECTORS / 2 {
         // Chunks of four vectors at most: eight measured slower here (`[1000, 524]` 33 -> 37
         // us, `[300, 1747]` 33 -> 35.5), where down every row they gain (`[20, 26214]` 38.4 ->
         // 36.4, `[80, 6553]` 42 -> 40).
