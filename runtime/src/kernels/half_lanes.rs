@@ -136,7 +136,8 @@ pub(super) struct Out<'a> {
 /// group; at the end each lane reads its winning group again for the first (last) row. Out of
 /// line, as [`reduce_lanes_half`]. Where the CPU has AVX2, tiles of 16 to 1536 lanes over at
 /// most 65536 rows take `half_lanes_avx2::arg_tile_keys` instead, which keeps each lane's row
-/// as it reads and reads nothing again.
+/// as it reads and reads nothing again; where it has AVX-512, tiles of 32 lanes or more take
+/// its twin of 32 lanes a vector, `half_lanes512::arg_tile_keys`.
 #[inline(never)]
 pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
     x: &[u16],
@@ -158,6 +159,24 @@ pub(super) fn arg_tile_half<D: Direction, const LAST: bool, const TILE: usize>(
         }
         let n = end.saturating_sub(start);
         let rows = x.len().checked_div(inner).unwrap_or(0);
+        if n >= super::half_lanes512::L
+            && n.div_ceil(super::half_lanes512::L) <= super::half_lanes512::CHUNKS
+            && rows <= usize::from(u16::MAX) + 1
+            && super::isa::level() >= super::isa::AVX512
+        {
+            // SAFETY: `level` found AVX-512 F, BW, VL and DQ.
+            return unsafe {
+                if D::IS_MIN {
+                    super::half_lanes512::arg_tile_keys::<true, LAST>(
+                        x, out, inner, start, end, inf,
+                    )
+                } else {
+                    super::half_lanes512::arg_tile_keys::<false, LAST>(
+                        x, out, inner, start, end, inf,
+                    )
+                }
+            };
+        }
         if n >= 16
             && n.div_ceil(16) <= super::half_lanes_avx2::CHUNKS
             && rows <= usize::from(u16::MAX) + 1

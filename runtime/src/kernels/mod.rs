@@ -57,6 +57,12 @@ mod half_lanes;
     target_feature = "sse2",
     not(feature = "small-code")
 ))]
+mod half_lanes512;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
 mod half_lanes_avx2;
 mod half_rows;
 #[cfg(all(

@@ -1,0 +1,245 @@
+//! The strided f16/bf16 arg-reductions and Hardmax ([`super::half_lanes::arg_tile_half`]) in
+//! AVX-512: the pass of `half_lanes_avx2` with thirty-two lanes a vector (a whole cache line of
+//! a row) and masks for its blends.
+//!
+//! Per vector of a row: the key (the magnitude, negated under a mask of the sign bits: `-0` and
+//! `+0` both 0), the new extreme, the other extreme (whose ends tell a NaN: past an infinity's
+//! key), a compare into a mask and a masked move of the row number into the lanes' rows; for a
+//! Hardmax also a store of zeros into the same lanes of the output. Rows go in groups of
+//! [`GROUP`]; a chunk of lanes goes down a group in registers, then merges into the tile's
+//! running state (the best key and its row, as `u16`).
+
+use core::arch::x86_64::{
+    __m512i, _mm512_add_epi16, _mm512_and_si512, _mm512_cmpeq_epi16_mask, _mm512_cmpgt_epi16_mask,
+    _mm512_cmpneq_epi16_mask, _mm512_loadu_si512, _mm512_mask_mov_epi16, _mm512_mask_sub_epi16,
+    _mm512_max_epi16, _mm512_min_epi16, _mm512_movepi16_mask, _mm512_set1_epi16,
+    _mm512_setzero_si512, _mm512_storeu_si512,
+};
+
+use super::half_lanes::Out;
+
+/// Lanes of a vector.
+pub(super) const L: usize = 32;
+
+/// The most chunks of lanes a tile holds: 1536 lanes, as `half_lanes_avx2`. Their state takes
+/// 128 bytes a chunk (6 KiB) on the stack.
+pub(super) const CHUNKS: usize = 48;
+
+/// Rows of a group: a chunk's lines of a group stay in L1 for the chunk after it.
+const GROUP: usize = 16;
+
+/// The 64 bytes at `p`.
+///
+/// # Safety
+/// `p` must point to 64 readable bytes.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn load(p: *const u16) -> __m512i {
+    // SAFETY: the caller's; `loadu` has no alignment requirement.
+    unsafe { _mm512_loadu_si512(p.cast()) }
+}
+
+/// Stores `v` at `p`.
+///
+/// # Safety
+/// `p` must point to 64 writable bytes.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn store(p: *mut u16, v: __m512i) {
+    // SAFETY: the caller's; `storeu` has no alignment requirement.
+    unsafe { _mm512_storeu_si512(p.cast(), v) }
+}
+
+/// The order keys of thirty-two f16/bf16 bits: the magnitude, negated where the sign is set.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn keys(v: __m512i) -> __m512i {
+    let mag = _mm512_and_si512(v, _mm512_set1_epi16(0x7fff));
+    _mm512_mask_sub_epi16(mag, _mm512_movepi16_mask(v), _mm512_setzero_si512(), mag)
+}
+
+/// The lanes where `a` is strictly more extreme than `b` (`MIN`: smaller).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+fn better<const MIN: bool>(a: __m512i, b: __m512i) -> u32 {
+    if MIN {
+        _mm512_cmpgt_epi16_mask(b, a)
+    } else {
+        _mm512_cmpgt_epi16_mask(a, b)
+    }
+}
+
+/// A chunk of thirty-two lanes down one group: the extreme keys, the row where each is first
+/// (`LAST`: last) met, and the other extreme.
+#[derive(Clone, Copy)]
+struct Walk {
+    best: __m512i,
+    row: __m512i,
+    other: __m512i,
+}
+
+/// Walks `rows` rows (at least one, `stride` elements apart) of the thirty-two lanes at `p`,
+/// the first of them row `first` (the rows' numbers, below 2^16, are what it keeps); with `h`
+/// not null, stores zeros into the same lanes at `h`.
+///
+/// # Safety
+/// Every row's thirty-two lanes at `p` (and at `h`, if not null) must be within their slices;
+/// the CPU has AVX-512 F, BW, VL and DQ.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn walk<const MIN: bool, const LAST: bool>(
+    p: *const u16,
+    h: *mut u16,
+    stride: usize,
+    rows: usize,
+    first: u16,
+) -> Walk {
+    let zero = _mm512_setzero_si512();
+    let one = _mm512_set1_epi16(1);
+    // SAFETY: row 0 (the caller's).
+    let k0 = keys(unsafe { load(p) });
+    if !h.is_null() {
+        // SAFETY: the caller's.
+        unsafe { store(h, zero) };
+    }
+    let r0 = _mm512_set1_epi16(first as i16);
+    let (mut best, mut other, mut row, mut r) = (k0, k0, r0, r0);
+    for i in 1..rows {
+        // SAFETY: row `i < rows` (the caller's).
+        let k = keys(unsafe { load(p.add(i * stride)) });
+        if !h.is_null() {
+            // SAFETY: the caller's.
+            unsafe { store(h.add(i * stride), zero) };
+        }
+        r = _mm512_add_epi16(r, one);
+        let (n, o) = if MIN {
+            (_mm512_min_epi16(best, k), _mm512_max_epi16(other, k))
+        } else {
+            (_mm512_max_epi16(best, k), _mm512_min_epi16(other, k))
+        };
+        // `LAST`: every row equal to the extreme; else only one that changed it.
+        let take = if LAST {
+            _mm512_cmpeq_epi16_mask(n, k)
+        } else {
+            _mm512_cmpneq_epi16_mask(n, best)
+        };
+        row = _mm512_mask_mov_epi16(row, take, r);
+        best = n;
+        other = o;
+    }
+    Walk { best, row, other }
+}
+
+/// The pass of `half_lanes_avx2::arg_tile_keys` with thirty-two lanes a vector, for tiles of
+/// thirty-two lanes or more and at most [`CHUNKS`] chunks of them: see
+/// [`super::half_lanes::arg_tile_half`]. Returns false, `y` and `v` untouched, if a NaN
+/// occurred, the tile is not so, or the rows are more than its 16-bit row numbers count (the
+/// caller's exact pass then decides).
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW, VL and DQ.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
+    x: &[u16],
+    out: Out<'_>,
+    inner: usize,
+    start: usize,
+    end: usize,
+    inf: i16,
+) -> bool {
+    let Out {
+        y,
+        v,
+        h,
+        one,
+        zeroed,
+    } = out;
+    let n = end.saturating_sub(start);
+    let rows = x.len().checked_div(inner).unwrap_or(0);
+    let chunks = n.div_ceil(L);
+    if n < L
+        || chunks > CHUNKS
+        || end > inner
+        || rows == 0
+        || rows > usize::from(u16::MAX) + 1
+        || !(h.is_empty() || h.len() == x.len())
+    {
+        return false;
+    }
+    // The running state of each chunk of lanes (the last chunk ends at `end`, overlapping the
+    // one before where the lanes are not whole chunks).
+    let zero = _mm512_setzero_si512();
+    let mut best = [zero; CHUNKS];
+    let mut row = [zero; CHUNKS];
+    let (Some(best), Some(row)) = (best.get_mut(..chunks), row.get_mut(..chunks)) else {
+        return false;
+    };
+    let mut nan = 0u32;
+    let (hi, lo) = (_mm512_set1_epi16(inf), _mm512_set1_epi16(-inf));
+    // The zeros as the rows are read, unless `h` holds them already.
+    let hp = if h.is_empty() || zeroed {
+        core::ptr::null_mut()
+    } else {
+        h.as_mut_ptr()
+    };
+    let whole = n / L;
+    for first in (0..rows).step_by(GROUP) {
+        let count = GROUP.min(rows - first);
+        for (c, (b, w)) in best.iter_mut().zip(row.iter_mut()).enumerate() {
+            let lane = start + if c < whole { c * L } else { n - L };
+            let at = first * inner + lane;
+            // SAFETY: `at + (count - 1) * inner + L <= rows * inner <= x.len()` (lanes end by
+            // `end <= inner`), and `h`, when used, is as long as `x`.
+            let s = unsafe {
+                walk::<MIN, LAST>(
+                    x.as_ptr().add(at),
+                    if hp.is_null() { hp } else { hp.add(at) },
+                    inner,
+                    count,
+                    first as u16,
+                )
+            };
+            nan |= _mm512_cmpgt_epi16_mask(s.best, hi)
+                | _mm512_cmpgt_epi16_mask(lo, s.best)
+                | _mm512_cmpgt_epi16_mask(s.other, hi)
+                | _mm512_cmpgt_epi16_mask(lo, s.other);
+            if first == 0 {
+                (*b, *w) = (s.best, s.row);
+                continue;
+            }
+            // The group takes the lanes where its extreme is strictly better (with `LAST`, where
+            // the running one is not).
+            let t = if LAST {
+                !better::<MIN>(*b, s.best)
+            } else {
+                better::<MIN>(s.best, *b)
+            };
+            *b = _mm512_mask_mov_epi16(*b, t, s.best);
+            *w = _mm512_mask_mov_epi16(*w, t, s.row);
+        }
+    }
+    if nan != 0 {
+        return false;
+    }
+    for (c, &w) in row.iter().enumerate() {
+        let lane0 = if c < whole { c * L } else { n - L };
+        let mut wa = [0u16; L];
+        // SAFETY: `wa` holds 64 bytes.
+        unsafe { store(wa.as_mut_ptr(), w) };
+        for (k, &wk) in wa.iter().enumerate() {
+            let j = lane0 + k;
+            let r = usize::from(wk);
+            let at = r * inner + start + j;
+            if let Some(o) = y.get_mut(j) {
+                *o = r as i64;
+            }
+            if let (Some(o), Some(&e)) = (v.get_mut(j), x.get(at)) {
+                *o = e;
+            }
+            if let Some(o) = h.get_mut(at) {
+                *o = one;
+            }
+        }
+    }
+    true
+}
