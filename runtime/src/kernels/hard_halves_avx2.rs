@@ -76,6 +76,16 @@ unsafe fn blocks_in<K: Lanes, T: Element>(
         return false;
     };
     let one = _mm256_set1_epi16(one);
+    if inner == LANES {
+        // One chunk a block: blocks of a few rows with their count known when compiling.
+        // SAFETY: as the caller's.
+        match r {
+            2 => return unsafe { single_chunks::<K, T, 2>(x, y, xb, one) },
+            3 => return unsafe { single_chunks::<K, T, 3>(x, y, xb, one) },
+            4 => return unsafe { single_chunks::<K, T, 4>(x, y, xb, one) },
+            _ => {}
+        }
+    }
     let (size, row) = (r * inner, inner * 2);
     let last = (inner - LANES) * 2;
     for (b, (xs, ys)) in x
@@ -98,6 +108,41 @@ unsafe fn blocks_in<K: Lanes, T: Element>(
                 break;
             }
             at = (at + LANES * 2).min(last);
+        }
+    }
+    true
+}
+
+/// [`blocks_in`] for blocks of `R` rows of sixteen lanes (one chunk each, the block's 32-byte
+/// rows one after another): the rows of each block unrolled, no chunk arithmetic (2 MiB of
+/// f16 as `[32768, 2, 16]` took 1.34x the time through the general loop on an Intel Xeon,
+/// Ice Lake).
+///
+/// # Safety
+/// The CPU has AVX2; `T` is `K`'s type; `x` and `y` are whole blocks of `R` rows of sixteen
+/// lanes, as long; `xb` is `x`'s bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn single_chunks<K: Lanes, T: Element, const R: usize>(
+    x: &[T],
+    y: &mut [T],
+    xb: &[u8],
+    one: __m256i,
+) -> bool {
+    let size = R * LANES;
+    for (b, (xs, ys)) in x
+        .chunks_exact(size)
+        .zip(y.chunks_exact_mut(size))
+        .enumerate()
+    {
+        let base = b * size * 2;
+        // SAFETY: `T` is `K`'s type (f16 or bf16 bits).
+        let yb = unsafe { bytes_mut(ys) };
+        // SAFETY: AVX2; the block's `R` rows of 32 bytes lie inside `xb` from `base` and inside
+        // `yb`.
+        if !unsafe { chunk::<K>(xb, yb, (base, 0), R, LANES * 2, one) } {
+            // A NaN: the whole block by the portable pass and its NaN rule.
+            hardmax_lanes(xs, ys, LANES);
         }
     }
     true
