@@ -126,6 +126,38 @@ pub(super) struct Out<'a> {
     pub(super) zeroed: bool,
 }
 
+/// The end of the AVX2 and AVX-512 passes of keys (`half_lanes_avx2`, `half_lanes512`): each
+/// of a chunk's lanes from `lane0` (of the tile, which starts at lane `start` of rows of `inner`
+/// of `x`), its row from `rows`, into the outputs `y`, `v` (its element) and `h` (its `one`),
+/// each where not empty.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+#[inline]
+pub(super) fn place(
+    rows: &[u16],
+    lane0: usize,
+    (x, inner, start): (&[u16], usize, usize),
+    (y, v, h, one): (&mut [i64], &mut [u16], &mut [u16], u16),
+) {
+    for (k, &wk) in rows.iter().enumerate() {
+        let j = lane0 + k;
+        let r = usize::from(wk);
+        let at = r * inner + start + j;
+        if let Some(o) = y.get_mut(j) {
+            *o = r as i64;
+        }
+        if let (Some(o), Some(&e)) = (v.get_mut(j), x.get(at)) {
+            *o = e;
+        }
+        if let Some(o) = h.get_mut(at) {
+            *o = one;
+        }
+    }
+}
+
 /// The fast pass of the strided arg-reduction over lanes `start..end` of every row, for f16 or
 /// bf16 bits, into `out`. Returns false, `y`, `v` untouched (`h` partly zeroed), if the lanes hold
 /// a NaN or the rows are too many for its 16-bit group numbers (the caller's exact pass then

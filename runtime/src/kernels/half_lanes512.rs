@@ -16,7 +16,7 @@ use core::arch::x86_64::{
     _mm512_setzero_si512, _mm512_storeu_si512,
 };
 
-use super::half_lanes::Out;
+use super::half_lanes::{place, Out};
 
 /// Lanes of a vector.
 pub(super) const L: usize = 32;
@@ -226,20 +226,12 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
         let mut wa = [0u16; L];
         // SAFETY: `wa` holds 64 bytes.
         unsafe { store(wa.as_mut_ptr(), w) };
-        for (k, &wk) in wa.iter().enumerate() {
-            let j = lane0 + k;
-            let r = usize::from(wk);
-            let at = r * inner + start + j;
-            if let Some(o) = y.get_mut(j) {
-                *o = r as i64;
-            }
-            if let (Some(o), Some(&e)) = (v.get_mut(j), x.get(at)) {
-                *o = e;
-            }
-            if let Some(o) = h.get_mut(at) {
-                *o = one;
-            }
-        }
+        place(
+            &wa,
+            lane0,
+            (x, inner, start),
+            (&mut *y, &mut *v, &mut *h, one),
+        );
     }
     true
 }
