@@ -25,7 +25,8 @@
 //! each against the same lanes of the rows before ([`stacked`]).
 
 use core::arch::x86_64::{
-    _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
+    __m512i, _mm256_loadu_si256, _mm512_castsi256_si512, _mm512_inserti64x4, _mm512_loadu_si512,
+    _mm512_mask_storeu_epi64, _mm512_permutexvar_epi64, _mm512_xor_si512,
 };
 
 use super::arg_lanes::lane_by_lane;
@@ -90,14 +91,22 @@ struct Plan {
     idx: [[[u8; 64]; 2]; MAX_STEPS],
     /// The steps of 8-byte elements, lane against lane.
     halving: Halving,
+    /// Whether the blocks sit in the halves of a window ([`Plan::split`]), else from its start.
+    split: bool,
 }
+
+/// Windows of [`units_in`]: one block each.
+const ONE: u8 = 0;
+/// Windows of [`units_in`]: several whole blocks each, one after the other.
+const PACKED: u8 = 1;
+/// Windows of [`units_in`]: two blocks each, `items` rows of each in a half of 32 bytes.
+const SPLIT: u8 = 2;
 
 impl Plan {
     /// The plan for rows of `c` lanes of `w` bytes, blocks of `r` rows, with `pack` several
     /// blocks a window where they fit.
     fn new(w: usize, r: usize, c: usize, pack: bool) -> Self {
         let v = 64 / w;
-        let per = v / 2;
         // At most 32 rows out of 1-byte lanes (a vector of 16-bit lanes), 16 of the others.
         let outs = if w == 1 { 32 } else { 16 };
         let p = if pack && w < 8 {
@@ -106,6 +115,25 @@ impl Plan {
             1
         };
         let items = if p > 1 { r } else { (v / c).min(r) };
+        Plan::folding(w, c, p, items, items * c)
+    }
+
+    /// The plan of [`SPLIT`] windows for blocks of `r` rows of `c` lanes of `w` bytes: two
+    /// blocks a window, each in a half (32 bytes) of whole rows, where a block fills more than a
+    /// half, at least two rows fit one, and both blocks' lanes fit the folded vector.
+    fn split(w: usize, r: usize, c: usize) -> Option<Self> {
+        let (half, outs) = (32 / w, if w == 1 { 32 } else { 16 });
+        let items = half / c.max(1);
+        (w <= 2 && items >= 2 && r > items && 2 * c <= outs).then(|| Plan {
+            split: true,
+            ..Plan::folding(w, c, 2, items, half)
+        })
+    }
+
+    /// The folding steps of `p` blocks a window, `items` rows of `c` lanes of `w` bytes each,
+    /// block `b`'s first lane the window's lane `b · stride`.
+    fn folding(w: usize, c: usize, p: usize, items: usize, stride: usize) -> Self {
+        let per = 32 / w;
         let sets = p * c;
         // Interleaving puts the low half of each 16-byte chunk into the first vector and the
         // high half into the second, as elements twice as wide (chunks of `16 / w` elements:
@@ -127,6 +155,7 @@ impl Plan {
             outs: [1; MAX_STEPS],
             idx: [[[0; 64]; 2]; MAX_STEPS],
             halving: Halving::new(w, items, c),
+            split: false,
         };
         let mut left = items;
         while w < 8 && plan.steps < MAX_STEPS {
@@ -144,7 +173,7 @@ impl Plan {
                     for j in 0..c {
                         for (which, &item) in pair.iter().enumerate() {
                             let from = if step == 0 {
-                                unpacked((b * items + item) * c + j)
+                                unpacked(b * stride + item * c + j)
                             } else {
                                 item * sets + b * c + j
                             };
@@ -304,7 +333,8 @@ unsafe fn arg_all<T: Element, D: Direction, const LAST: bool, const W: usize, co
 }
 
 /// [`arg_blocks`] for elements of `W` bytes of kind `KIND`: several blocks a window where
-/// they fit, the blocks after the last whole window one a window.
+/// they fit, else two a window in its halves where [`Plan::split`] takes them; the blocks
+/// after the last whole window one a window.
 ///
 /// # Safety
 /// As for [`arg_in`].
@@ -324,17 +354,20 @@ unsafe fn arg_windows<
     c: usize,
     inf: u64,
 ) -> usize {
-    let plan = Plan::new(W, r, c, true);
+    let packed = Plan::new(W, r, c, true);
+    let (first, one) = if packed.p > 1 {
+        (Some(packed), Plan::new(W, r, c, false))
+    } else {
+        (Plan::split(W, r, c), packed)
+    };
     // SAFETY: as the caller's.
-    let done = unsafe { arg_in::<T, D, LAST, W, KIND>(&plan, x, y, v, r, c, inf) };
-    if plan.p == 1 {
-        return done;
-    }
+    let done = first.map_or(0, |plan| unsafe {
+        arg_in::<T, D, LAST, W, KIND>(&plan, x, y, v, r, c, inf)
+    });
     let (Some(x), Some(y)) = (x.get(done * r * c..), y.get_mut(done * c..)) else {
         return done;
     };
     let v = v.get_mut(done * c..).unwrap_or_default();
-    let one = Plan::new(W, r, c, false);
     // SAFETY: as the caller's.
     done + unsafe { arg_in::<T, D, LAST, W, KIND>(&one, x, y, v, r, c, inf) }
 }
@@ -361,22 +394,30 @@ unsafe fn arg_in<T: Element, D: Direction, const LAST: bool, const W: usize, con
     if !v.is_empty() {
         n = n.min(v.len() / c);
     }
-    let units = n / plan.p;
-    // SAFETY: as the caller's; `units` windows of `plan.p` blocks lie in `x`, `y` and `v`.
+    let mut units = n / plan.p;
+    // A split window's second half reads a half from its block's last window of rows: past
+    // the block's end by the rest of the half (the next block's, or past `x` for the last).
+    if plan.split && units * plan.p * size + 32 / W - plan.items * c > x.len() {
+        units = units.saturating_sub(1);
+    }
+    // SAFETY: as the caller's; `units` windows of `plan.p` blocks lie in `x`, `y` and `v`
+    // (split windows read no further than `x`, above).
     unsafe {
-        if plan.p > 1 {
-            units_in::<T, D, LAST, W, KIND, true>(plan, x, y, v, units, r, c, inf);
-        } else {
-            units_in::<T, D, LAST, W, KIND, false>(plan, x, y, v, units, r, c, inf);
+        match (plan.split, plan.p > 1) {
+            (true, _) => units_in::<T, D, LAST, W, KIND, SPLIT>(plan, x, y, v, units, r, c, inf),
+            (_, true) => units_in::<T, D, LAST, W, KIND, PACKED>(plan, x, y, v, units, r, c, inf),
+            _ => units_in::<T, D, LAST, W, KIND, ONE>(plan, x, y, v, units, r, c, inf),
         }
     }
     units * plan.p
 }
 
-/// `units` windows of `plan.p` blocks each from the start of `x` (one with `PACKED` false).
+/// `units` windows of `plan.p` blocks each from the start of `x`, laid out as `LAYOUT` says
+/// ([`ONE`] block, [`PACKED`] blocks or [`SPLIT`] halves).
 ///
 /// # Safety
-/// As for [`arg_in`], and `x`, `y` (and `v` if not empty) hold `units · plan.p` blocks.
+/// As for [`arg_in`], and `x`, `y` (and `v` if not empty) hold `units · plan.p` blocks; with
+/// `LAYOUT` [`SPLIT`], `x` holds the 32 bytes from the last window of rows of each block.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 #[allow(clippy::too_many_arguments)]
@@ -386,7 +427,7 @@ unsafe fn units_in<
     const LAST: bool,
     const W: usize,
     const KIND: u8,
-    const PACKED: bool,
+    const LAYOUT: u8,
 >(
     plan: &Plan,
     x: &[T],
@@ -398,7 +439,7 @@ unsafe fn units_in<
     inf: u64,
 ) {
     // One block a window known when compiling: none of the packed windows' arithmetic.
-    let (p, q) = (if PACKED { plan.p } else { 1 }, plan.items);
+    let (p, q) = (if LAYOUT == ONE { 1 } else { plan.p }, plan.items);
     let size = r * c;
     let used = p * q * c;
     let mask = if used >= 64 {
@@ -409,7 +450,10 @@ unsafe fn units_in<
     // Each lane's row in its block: `j / c % q` for lane `j`, counted (no division).
     let mut groups = [0u8; 64];
     let (mut row, mut col) = (0, 0);
-    for g in groups.chunks_exact_mut(W) {
+    for (i, g) in groups.chunks_exact_mut(W).enumerate() {
+        if LAYOUT == SPLIT && i == 32 / W {
+            (row, col) = (0, 0);
+        }
         g[0] = row as u8;
         col += 1;
         if col == c {
@@ -436,13 +480,14 @@ unsafe fn units_in<
         let block = u * p * size;
         // SAFETY (the loads): every window lies in the unit's blocks, inside `x`; lanes past
         // `used` are not read.
-        let raw = unsafe { load::<W>(base.add(block * W), mask) };
+        let raw = unsafe { window::<W, LAYOUT>(base.add(block * W), size * W, mask) };
         let mut nan = magnitude::<W, KIND>(raw);
         let mut m = prep::<D, W, KIND>(raw);
         let (mut rows, mut cur) = (gvec, gvec);
         for k in 1..full + usize::from(extra) {
             let row = if k < full { k * q } else { r - q };
-            let raw = unsafe { load::<W>(base.add((block + row * c) * W), mask) };
+            let raw =
+                unsafe { window::<W, LAYOUT>(base.add((block + row * c) * W), size * W, mask) };
             cur = if k < full { add::<W>(cur, step) } else { lastv };
             nan = widest::<W, KIND>(nan, magnitude::<W, KIND>(raw));
             let e = prep::<D, W, KIND>(raw);
@@ -508,6 +553,26 @@ unsafe fn units_in<
             // The extremes from their keys (a zero's sign is not kept: either zero is the
             // contract's). SAFETY: `vu` holds `p · c` lanes of `T`, `W` bytes each.
             unsafe { store_values::<D, W, KIND>(lo, hi, vu.as_mut_ptr().cast(), p * c) };
+        }
+    }
+}
+
+/// The window at `p`: with `LAYOUT` [`SPLIT`] the 32 bytes at `p` then the 32 at `p + gap`,
+/// else the lanes of `mask` from `p` ([`load`]).
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL and DQ; the bytes read lie in one allocation.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn window<const W: usize, const LAYOUT: u8>(p: *const u8, gap: usize, mask: u64) -> __m512i {
+    // SAFETY: as the caller's.
+    unsafe {
+        if LAYOUT == SPLIT {
+            let low = _mm256_loadu_si256(p.cast());
+            let high = _mm256_loadu_si256(p.add(gap).cast());
+            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high)
+        } else {
+            load::<W>(p, mask)
         }
     }
 }

@@ -58,24 +58,32 @@ pub(super) unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
 ) -> usize {
     let size = r * c;
     let n = x.len() / size;
+    // Several blocks a window where they fit, else two in split windows where those take them.
     let packed = Plan::new(W, r, c, true);
     let one = Plan::new(W, r, c, false);
+    let first = if packed.p > 1 {
+        Some(packed)
+    } else {
+        Plan::split(W, r, c)
+    };
     let mut rows = [0i64; 512];
-    let tile = rows.len() / c / packed.p * packed.p;
+    let p = first.as_ref().map_or(1, |plan| plan.p);
+    let tile = rows.len() / c / p * p;
     let mut done = 0;
     while done < n {
         let count = tile.min(n - done);
-        let (Some(xt), Some(yt), Some(at)) = (
-            x.get(done * size..(done + count) * size),
+        let (Some(yt), Some(at)) = (
             y.get_mut(done * size..(done + count) * size),
             rows.get_mut(..count * c),
         ) else {
             break;
         };
-        // Whole packed windows, then (the last tile) the blocks after them one a window.
+        // Whole packed (or split) windows, then (the last tile) the blocks after them one a
+        // window. A split window may read into the next tile's rows: the rest of `x` goes along
+        // (the tile's blocks are as many as `at` holds).
         let mut got = 0;
-        for plan in [&packed, &one] {
-            let (Some(xp), Some(ap)) = (xt.get(got * size..), at.get_mut(got * c..)) else {
+        for plan in first.iter().chain([&one]) {
+            let (Some(xp), Some(ap)) = (x.get((done + got) * size..), at.get_mut(got * c..)) else {
                 break;
             };
             // SAFETY: as the caller's.

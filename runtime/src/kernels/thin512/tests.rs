@@ -1,9 +1,9 @@
 //! Tests of [`super`]: every type it takes, rows of 1 to 15 lanes (8 of 8 bytes), blocks of 1
-//! to 1024 rows, one to 37 blocks (several a window where they fit), both directions, both tie
-//! rules, with and without values, reductions and Hardmax too, against the definitions lane by
-//! lane (`test_util::naive_arg`, a lane's first NaN for a reduction, a one at the first
-//! maximum for Hardmax), NaN in some blocks, ties from small pools; the blocks taken counted
-//! independently, and none without AVX-512.
+//! to 1024 rows, one to 37 blocks (several a window where they fit, two in split windows),
+//! both directions, both tie rules, with and without values, reductions and Hardmax too,
+//! against the definitions lane by lane (`test_util::naive_arg`, a lane's first NaN for a
+//! reduction, a one at the first maximum for Hardmax), NaN in some blocks, ties from small
+//! pools; the blocks taken counted independently, and none without AVX-512.
 
 extern crate std;
 use core::mem::size_of;
@@ -138,8 +138,9 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
     let mut g = Lcg(0x7415_0512 + size_of::<T>() as u64);
     for c in 1..=15 {
         for r in [1, 2, 3, 4, 5, 6, 7, 12, 13, 20, 33, 81] {
-            // Enough blocks for the most a window packs (32 of one byte) where rows are few.
-            let outers: &[usize] = if r <= 8 { &[1, 3, 37] } else { &[1, 3] };
+            // Enough blocks for the most a window packs (32 of one byte) where rows are few, and
+            // for several split windows (two blocks each) and one block after them where more.
+            let outers: &[usize] = if r <= 8 { &[1, 3, 37] } else { &[1, 3, 9] };
             for &outer in outers {
                 for nan in [false, true] {
                     check_blocks(&mut g, make, (c, r, outer), nan);
@@ -192,20 +193,21 @@ fn extremes_at_every_row() {
         let (r, c) = (37, 3);
         for at in 0..r {
             for tie in [false, true] {
-                let mut x = std::vec![low; 2 * r * c];
-                for b in 0..2 {
+                // Three blocks: two in a split window, one after it.
+                let mut x = std::vec![low; 3 * r * c];
+                for b in 0..3 {
                     x[(b * r + at) * c + 1] = high;
                     if tie {
                         x[(b * r + r - 1 - at) * c + 1] = high;
                     }
                 }
                 for (min, last) in [(false, false), (false, true), (true, false), (true, true)] {
-                    let mut y = [-1i64; 6];
+                    let mut y = [-1i64; 9];
                     let done = run(min, last, &x, &mut y, &mut [], r, c);
                     if done == 0 {
                         continue;
                     }
-                    for b in 0..2 {
+                    for b in 0..3 {
                         for j in 0..c {
                             let l: Vec<T> = (0..r).map(|k| x[(b * r + k) * c + j]).collect();
                             let want = if min {
