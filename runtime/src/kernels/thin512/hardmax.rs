@@ -66,6 +66,8 @@ pub(super) unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
     } else {
         Plan::split(W, r, c)
     };
+    // The zeros and ones by vectors where a block is at most `CHUNKS` of them.
+    let vectored = W >= 2 && c <= 8 && size * W <= 64 * CHUNKS;
     let mut rows = [0i64; 512];
     let p = first.as_ref().map_or(1, |plan| plan.p);
     let tile = rows.len() / c / p * p;
@@ -91,7 +93,7 @@ pub(super) unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
                 arg_in::<T, crate::Max, false, W, KIND>(plan, xp, ap, &mut [], r, c, inf)
             };
         }
-        if W >= 2 && c <= 8 && size * W <= 64 {
+        if vectored {
             if let (Some(ys), Some(rs)) = (yt.get_mut(..got * size), at.get(..got * c)) {
                 // SAFETY: as the caller's; a block is one vector, its rows one.
                 unsafe { one_hot_windows::<T, W>(ys, rs, r, c) };
@@ -99,11 +101,7 @@ pub(super) unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
         } else if let Some(zeros) = yt.get_mut(..got * size) {
             zeros.fill(T::ZERO);
         }
-        let scalar = if W >= 2 && c <= 8 && size * W <= 64 {
-            0
-        } else {
-            got
-        };
+        let scalar = if vectored { 0 } else { got };
         for (yb, rb) in yt
             .chunks_exact_mut(size)
             .zip(at.chunks_exact(c))
@@ -123,13 +121,16 @@ pub(super) unsafe fn hardmax_in<T: Element, const W: usize, const KIND: u8>(
     done
 }
 
+/// The most vectors a block spans for [`one_hot_windows`].
+const CHUNKS: usize = 4;
+
 /// The zeros and ones of the blocks of `r` rows of `c` lanes in `y` from each lane's row in
-/// `rows` (`c` a block): each block one masked store, its lanes set where their row is their
-/// lane's.
+/// `rows` (`c` a block): each of a block's vectors one masked store, its lanes set where their
+/// row is their lane's.
 ///
 /// # Safety
 /// The CPU has AVX-512 F, BW, VL and DQ; `W` is 2, 4 or 8 and `T`'s width; a block (`r · c`
-/// lanes) fits one vector and `c` is at most 8.
+/// lanes) spans at most [`CHUNKS`] vectors and `c` is at most 8.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 unsafe fn one_hot_windows<T: Element, const W: usize>(
@@ -138,18 +139,21 @@ unsafe fn one_hot_windows<T: Element, const W: usize>(
     r: usize,
     c: usize,
 ) {
-    let size = r * c;
-    let used = if size >= 64 {
+    let (size, per) = (r * c, 64 / W);
+    let chunks = size.div_ceil(per);
+    // The lanes of the last vector of a block.
+    let tail = size - (chunks - 1) * per;
+    let used = if tail >= 64 {
         u64::MAX
     } else {
-        (1u64 << size) - 1
+        (1u64 << tail) - 1
     };
-    // Each lane's row and lane in its block, counted.
-    let (mut row_of, mut lane_of) = ([0u8; 64], [0u8; 64]);
+    // Each lane's row and lane in its block, counted, a vector at a time.
+    let (mut row_of, mut lane_of) = ([[0u8; 64]; CHUNKS], [[0u8; 64]; CHUNKS]);
     let (mut k, mut j) = (0, 0);
-    for (rw, lw) in row_of
-        .chunks_exact_mut(W)
-        .zip(lane_of.chunks_exact_mut(W))
+    let lanes_of = row_of.iter_mut().zip(lane_of.iter_mut());
+    for (rw, lw) in lanes_of
+        .flat_map(|(rv, lv)| rv.chunks_exact_mut(W).zip(lv.chunks_exact_mut(W)))
         .take(size)
     {
         rw[0] = k as u8;
@@ -165,28 +169,32 @@ unsafe fn one_hot_windows<T: Element, const W: usize>(
     // SAFETY (the loads): 64-byte arrays.
     let (row_of, lane_of) = unsafe {
         (
-            _mm512_loadu_si512(row_of.as_ptr().cast()),
-            _mm512_loadu_si512(lane_of.as_ptr().cast()),
+            row_of.map(|v| _mm512_loadu_si512(v.as_ptr().cast())),
+            lane_of.map(|v| _mm512_loadu_si512(v.as_ptr().cast())),
         )
     };
     let one = splat::<W>(u64::from_le_bytes(one));
     let lanes = ((1u32 << c) - 1) as u8;
     for (yb, rb) in y.chunks_exact_mut(size).zip(rows.chunks_exact(c)) {
-        // SAFETY: `rb` holds `c` rows, `yb` `size` lanes.
+        // SAFETY: `rb` holds `c` rows, `yb` `size` lanes: `chunks` vectors, the last `tail`.
         unsafe {
             let r64 = _mm512_maskz_loadu_epi64(lanes, rb.as_ptr());
-            let spread = match W {
-                2 => permute::<W>(lane_of, _mm512_castsi128_si512(_mm512_cvtepi64_epi16(r64))),
-                4 => permute::<W>(lane_of, _mm512_castsi256_si512(_mm512_cvtepi64_epi32(r64))),
-                _ => permute::<W>(lane_of, r64),
+            let rw = match W {
+                2 => _mm512_castsi128_si512(_mm512_cvtepi64_epi16(r64)),
+                4 => _mm512_castsi256_si512(_mm512_cvtepi64_epi32(r64)),
+                _ => r64,
             };
-            // Lanes past the block are not stored.
-            let hot = equal_lanes::<W>(spread, row_of);
-            store_lanes::<W>(
-                yb.as_mut_ptr().cast(),
-                used,
-                mov::<W>(_mm512_setzero_si512(), hot, one),
-            );
+            let to = yb.as_mut_ptr().cast::<u8>();
+            for (i, (&row, &lane)) in row_of.iter().zip(&lane_of).enumerate().take(chunks) {
+                let hot = equal_lanes::<W>(permute::<W>(lane, rw), row);
+                // Lanes past the block are not stored.
+                let mask = if i + 1 == chunks { used } else { u64::MAX };
+                store_lanes::<W>(
+                    to.add(i * 64),
+                    mask,
+                    mov::<W>(_mm512_setzero_si512(), hot, one),
+                );
+            }
         }
     }
 }
