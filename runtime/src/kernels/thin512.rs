@@ -61,6 +61,7 @@ mod lanes;
 mod long_rows;
 mod packed;
 mod reduce;
+mod reduce_split;
 mod shifted;
 mod stacked;
 
@@ -102,6 +103,13 @@ const PACKED: u8 = 1;
 /// Windows of [`units_in`]: two blocks each, `items` rows of each in a half of 32 bytes.
 const SPLIT: u8 = 2;
 
+/// The tallest blocks read in [`SPLIT`] windows (arg-reductions, Hardmax and reductions): over
+/// 2 MiB on an Intel Xeon (Ice Lake), blocks of 20 rows of five lanes took 0.55-0.58x the time
+/// of one block a window (ArgMax `i8`, `u8`; of three lanes too), the reductions 0.70-0.79x
+/// (`f16`, `bf16`, `i8`, `u8`); but blocks of 80 or 200 rows 1.1-1.2x (ArgMax `i16` and `u8`,
+/// ReduceMax `f16`): a window's two half loads cost more than the fold they share.
+const SPLIT_ROWS: usize = 32;
+
 impl Plan {
     /// The plan for rows of `c` lanes of `w` bytes, blocks of `r` rows, with `pack` several
     /// blocks a window where they fit.
@@ -120,11 +128,12 @@ impl Plan {
 
     /// The plan of [`SPLIT`] windows for blocks of `r` rows of `c` lanes of `w` bytes: two
     /// blocks a window, each in a half (32 bytes) of whole rows, where a block fills more than a
-    /// half, at least two rows fit one, and both blocks' lanes fit the folded vector.
+    /// half and has at most [`SPLIT_ROWS`] rows, at least two rows fit a half, and both blocks'
+    /// lanes fit the folded vector.
     fn split(w: usize, r: usize, c: usize) -> Option<Self> {
         let (half, outs) = (32 / w, if w == 1 { 32 } else { 16 });
         let items = half / c.max(1);
-        (w <= 2 && items >= 2 && r > items && 2 * c <= outs).then(|| Plan {
+        (w <= 2 && items >= 2 && r > items && r <= SPLIT_ROWS && 2 * c <= outs).then(|| Plan {
             split: true,
             ..Plan::folding(w, c, 2, items, half)
         })

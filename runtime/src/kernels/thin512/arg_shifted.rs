@@ -5,7 +5,8 @@
 //! those lanes are then packed together (`compress`: 1- and 2-byte lanes need VBMI2) and
 //! stored, a block's `c` outputs after the one before (for 1- and 2-byte lanes whole vectors
 //! of `i64`, the lanes past the outputs written again by the next: 0.88-0.93x the time of
-//! masked stores for f16; not for 4- and 8-byte lanes, where it was no faster). f16 and bf16 compare as signed keys of their bits (three operations a vector).
+//! masked stores for f16; not for 4- and 8-byte lanes, where it was no faster). f16 and bf16
+//! compare as signed keys of their bits (three operations a vector).
 //!
 //! As in [`super::shifted`], the first rows' lanes repeat every `lcm(v, r·c)` lanes (`v` a
 //! vector's lanes), so their masks are a table of one period, and the kernel goes a group of

@@ -22,6 +22,7 @@ use core::arch::x86_64::{
 };
 
 use super::lanes::{has_nan, load, magnitude, prep, store_lanes, unkey, widest};
+use super::reduce_split::{reduce_split, rows_a_half};
 use super::{by_kind, kind_of, takes, FLOAT, HALF, MAX_STEPS, SIGNED, UNSIGNED};
 use crate::{Direction, Element};
 
@@ -92,10 +93,12 @@ pub(super) fn expand(lanes: &[u8; 64], lw: usize, half: usize) -> __m512i {
 }
 
 /// Whether [`reduce_blocks`] takes blocks of `r` rows of `c` lanes of `T`: as [`takes`], and
-/// for 1- and 2-byte types only blocks of over [`SHORT`] rows.
+/// for 1- and 2-byte types only blocks of over [`SHORT`] rows or those of split windows
+/// ([`rows_a_half`]).
 #[inline(always)]
 pub(crate) fn reduces<T: Element>(r: usize, c: usize) -> bool {
-    takes::<T>(r, c) && (size_of::<T>() >= 4 || r > SHORT)
+    let w = size_of::<T>();
+    takes::<T>(r, c) && (w >= 4 || r > SHORT || rows_a_half(w, r, c).is_some())
 }
 
 /// The tallest blocks of 1- and 2-byte types left to the AVX2 kernel (`thin_avx2`), which packs
@@ -136,7 +139,13 @@ unsafe fn reduce_in<T: Element, D: Direction, const W: usize, const KIND: u8>(
     inf: u64,
 ) -> usize {
     crate::kernels::shared::align_frame();
+    // Two blocks a window where they take half a window or more, the rest one a window.
+    // SAFETY: as the caller's.
+    let done = unsafe { reduce_split::<T, D, W, KIND>(y, x, r, c, inf) };
     let size = r * c;
+    let (Some(y), Some(x)) = (y.get_mut(done * c..), x.get(done * size..)) else {
+        return done;
+    };
     let n = (x.len() / size).min(y.len() / c);
     let q = (64 / W / c).min(r);
     let used = q * c;
@@ -193,7 +202,7 @@ unsafe fn reduce_in<T: Element, D: Direction, const W: usize, const KIND: u8>(
             unsafe { store_lanes::<W>(out.add(b * c * W), (1u64 << c) - 1, e) };
         }
     }
-    n
+    done + n
 }
 
 /// A window's lanes as the pass compares them: f16 and bf16 as keys (greater better), the
@@ -256,7 +265,7 @@ pub(super) fn best<D: Direction, const W: usize, const KIND: u8>(
 /// 1-byte lanes widened to 16 bits (signed kinds by sign), the first 32 then the others.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn widen<const KIND: u8>(m: __m512i) -> (__m512i, __m512i) {
+pub(super) fn widen<const KIND: u8>(m: __m512i) -> (__m512i, __m512i) {
     let (lo, hi) = (_mm512_castsi512_si256(m), _mm512_extracti64x4_epi64::<1>(m));
     if KIND == SIGNED {
         (_mm512_cvtepi8_epi16(lo), _mm512_cvtepi8_epi16(hi))
@@ -268,7 +277,7 @@ fn widen<const KIND: u8>(m: __m512i) -> (__m512i, __m512i) {
 /// [`best`] of widened 1-byte lanes.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
-fn best16<D: Direction, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
+pub(super) fn best16<D: Direction, const KIND: u8>(a: __m512i, b: __m512i) -> __m512i {
     match (KIND == SIGNED, D::IS_MIN) {
         (true, true) => _mm512_min_epi16(a, b),
         (true, false) => _mm512_max_epi16(a, b),

@@ -60,7 +60,10 @@ fn check_blocks<T: Element>(
         } else {
             reduce_blocks::<T, Max>(&mut y, &x, r, c)
         };
-        let want = if size_of::<T>() < 4 && r <= 32 {
+        // Blocks of 1- and 2-byte elements of at most 32 rows only where two fit a window, a
+        // half each (two rows a half or more, more rows than a half holds).
+        let half = 32 / size_of::<T>() / c;
+        let want = if size_of::<T>() < 4 && r <= 32 && !(half >= 2 && r > half) {
             0
         } else {
             want
