@@ -6,8 +6,10 @@
 //! A block is read as windows of `q` whole rows (a masked load of `q·c` lanes: nothing read past
 //! them), `q` rows apart, the last one ending at the block's last row (over the one before where
 //! `q` does not divide `r`); where two blocks or more fit a vector, a window holds several whole
-//! blocks instead ([`Plan`]). One pass keeps each lane's best element and its row: a compare
-//! into a mask and two masked moves a window. Then, for 1- to 4-byte elements, each lane's
+//! blocks instead ([`Plan`]), and blocks of 1- and 2-byte elements over half a vector and of at
+//! most [`SPLIT_ROWS`] rows go two to a window, whole rows of each in a 32-byte half ([`SPLIT`],
+//! reductions too: [`reduce_split`]). One pass keeps each lane's best element and its row: a
+//! compare into a mask and two masked moves a window. Then, for 1- to 4-byte elements, each lane's
 //! element as an order key (greater is better: Min and signed types flipped; f16, bf16 and `f32`
 //! as two's complement of their sign-magnitude bits, so that -0 and +0 are one key) and its row
 //! (flipped where the first row wins a tie) are interleaved into one unsigned number twice as
