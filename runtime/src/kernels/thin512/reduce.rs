@@ -40,6 +40,12 @@ pub(super) struct Halving {
 impl Halving {
     /// The steps for `q` groups of `c` lanes of `w` bytes (1-byte lanes widened to 2).
     pub(super) fn new(w: usize, q: usize, c: usize) -> Self {
+        Halving::regions(w, q, c, 64)
+    }
+
+    /// [`Halving::new`] for each run of `region` lanes on its own (a block each: the lanes of
+    /// each run fold within it).
+    pub(super) fn regions(w: usize, q: usize, c: usize, region: usize) -> Self {
         let mut plan = Halving {
             steps: 0,
             lw: w.max(2),
@@ -49,9 +55,10 @@ impl Halving {
         while items > 1 && plan.steps < MAX_STEPS {
             let next = items.div_ceil(2);
             for (t, lane) in plan.idx[plan.steps].iter_mut().enumerate() {
-                let other = t + next * c;
-                let from = if t < next * c && other < items * c {
-                    other
+                let (start, u) = (t / region * region, t % region);
+                let other = u + next * c;
+                let from = if u < next * c && other < items * c {
+                    start + other
                 } else {
                     t
                 };

@@ -11,8 +11,8 @@ use core::arch::x86_64::{
 };
 
 use super::lanes::{has_nan, magnitude, store_lanes, unkey, widest};
-use super::reduce::{best, best16, exact, expand, pass, widen};
-use super::{window, HALF, MAX_STEPS, SPLIT, SPLIT_ROWS};
+use super::reduce::{best, best16, exact, expand, pass, widen, Halving};
+use super::{window, HALF, SPLIT, SPLIT_ROWS};
 use crate::{Direction, Element};
 
 /// The rows of `c` lanes of `w` bytes a half holds where this kernel takes blocks of `r` rows
@@ -51,22 +51,8 @@ pub(super) unsafe fn reduce_split<T: Element, D: Direction, const W: usize, cons
     }
     // The folded vectors' lanes are 16 bits wide; a block's lanes start every `region` of them.
     let region = if W == 1 { 32 } else { half };
-    let (mut idx, mut steps, mut items) = ([[0u8; 64]; MAX_STEPS], 0, q);
-    while items > 1 && steps < MAX_STEPS {
-        let next = items.div_ceil(2);
-        for (t, lane) in idx[steps].iter_mut().enumerate().take(32) {
-            let (start, u) = (t / region * region, t % region);
-            let other = u + next * c;
-            *lane = if u < next * c && other < items * c {
-                start + other
-            } else {
-                t
-            } as u8;
-        }
-        steps += 1;
-        items = next;
-    }
-    let idx = idx.map(|s| expand(&s, 2, 0));
+    let plan = Halving::regions(W, q, c, region);
+    let (idx, steps) = (plan.vectors().map(|[first, _]| first), plan.steps);
     // Both blocks' lanes side by side: block `b`'s lane `j` from lane `b · region + j` (the
     // second vector's lanes from 32 on, for 1-byte lanes).
     let mut pack = [0u8; 64];
