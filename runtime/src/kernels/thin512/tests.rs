@@ -142,8 +142,10 @@ fn check<T: Element>(make: fn(&mut Lcg, bool) -> T) {
     for c in 1..=15 {
         for r in [1, 2, 3, 4, 5, 6, 7, 12, 13, 20, 33, 81] {
             // Enough blocks for the most a window packs (32 of one byte) where rows are few, and
-            // for several split windows (two blocks each) and one block after them where more.
-            let outers: &[usize] = if r <= 8 { &[1, 3, 37] } else { &[1, 3, 9] };
+            // for several split windows (two blocks each) and one block after them where more;
+            // an even count too, whose last pair would read past `x` where a half is not whole
+            // rows (left to one block a window).
+            let outers: &[usize] = if r <= 8 { &[1, 3, 37] } else { &[1, 3, 8, 9] };
             for &outer in outers {
                 for nan in [false, true] {
                     check_blocks(&mut g, make, (c, r, outer), nan);
