@@ -36,6 +36,18 @@ pub(super) fn reduce_lanes_half<D: Direction>(acc: &mut [u16], x: &[u16], inf: i
     if acc.iter().any(|&a| nan_bits(a, inf)) {
         return false;
     }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if n >= super::half_reduce512::LANES && super::isa::level() >= super::isa::AVX512 {
+        // SAFETY: `level` found AVX-512 F, BW, VL and DQ.
+        if unsafe { super::half_reduce512::reduce_lanes::<D>(acc, x, inf) } {
+            first_nans(acc, x, inf);
+        }
+        return true;
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if n >= super::half_avx2::LANES
         && !cfg!(feature = "small-code")

@@ -64,6 +64,12 @@ mod half_lanes512;
     not(feature = "small-code")
 ))]
 mod half_lanes_avx2;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+mod half_reduce512;
 mod half_rows;
 #[cfg(all(
     target_arch = "x86_64",

@@ -32,7 +32,7 @@ fn lane_fold<T: Element, D: Direction>(acc: T, lane: impl Iterator<Item = T>) ->
 fn check<T: Element>(g: &mut Lcg, lanes: usize, rows: usize, make: fn(&mut Lcg, bool) -> T) {
     let blocks = 3;
     let row = lanes * size_of::<T>();
-    let taken = T::DTYPE != DType::Bool && row >= 16 && !(rows > FEW_ROWS && row > WIDE_ROW);
+    let taken = T::DTYPE != DType::Bool && row >= 16 && tiled(rows, row);
     for nan in [false, true] {
         let x: Vec<T> = (0..blocks * rows * lanes)
             .map(|_| {
