@@ -42,14 +42,27 @@ const MIN_SUPER_ROWS: usize = 32;
 /// The widest super-row, in bytes (eight vectors).
 const MAX_PERIOD: usize = 256;
 
-/// Rows wider than this, in bytes, are left to the portable passes unless the block has at
-/// most [`FEW_ROWS`] rows: tiles of four vectors read down many long rows are that many
-/// streams 512 bytes or more apart, which the grouped pass reads row by row instead
-/// (`[1000, 2097]` of `u8` over axis 0: 63 us there, 113 here).
-const WIDE_ROW: usize = 512;
+/// Rows wider than this, in bytes (of 1-byte types twice as wide), are left to the portable
+/// passes where the block has more than [`FEW_ROWS`] rows and over [`TILED_BLOCK`] bytes: tiles of
+/// four vectors read down many long rows are that many streams, and a block past L1 is read from
+/// further out once a tile, where the grouped pass reads it row by row (`[1000, 2097]` of `u8`
+/// over axis 0: 63 us there, 113 here; `[5000, 209]` along axis 0, `i16` 0.75-0.82x and f16
+/// 0.59-0.64x of the tiles' time there, `i32` `[5000, 100]` 0.74-0.78x; `u8` rows of 150 and
+/// 200 bytes 1.2-1.5x slower there, 300-419 bytes 0.84-0.95x).
+const WIDE_ROW: usize = 128;
+
+/// See [`WIDE_ROW`].
+const TILED_BLOCK: usize = 32 * 1024;
 
 /// See [`WIDE_ROW`].
 const FEW_ROWS: usize = 32;
+
+/// Whether this kernel reads blocks of `rows` rows of `row` bytes (elements of `size` bytes) by
+/// tiles: see [`WIDE_ROW`].
+const fn tiled(row: usize, rows: usize, size: usize) -> bool {
+    let wide = if size == 1 { 2 * WIDE_ROW } else { WIDE_ROW };
+    rows <= FEW_ROWS || row <= wide || rows * row <= TILED_BLOCK
+}
 
 /// How a block's rows are read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,10 +93,7 @@ impl Plan {
     /// vectors), then the fewest; rows of 16 to 31 bytes in too few super-rows as halves (pairs of
     /// 16-byte rows of `size` 1, the bytes, fold in the vector).
     fn of(row: usize, rows: usize, size: usize) -> Option<Plan> {
-        if rows < MIN_ROWS + usize::from(size == 4)
-            || row == 0
-            || (rows > FEW_ROWS && row > WIDE_ROW)
-        {
+        if rows < MIN_ROWS + usize::from(size == 4) || row == 0 || !tiled(row, rows, size) {
             return None;
         }
         if row >= 32 {

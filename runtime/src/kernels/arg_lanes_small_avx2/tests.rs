@@ -132,8 +132,16 @@ fn rows_are_read_by_their_width_and_count() {
     let read = |row, rows| Plan::of(row, rows, 1).map(|p| (p.read, p.k, p.p));
     // A row a vector or more: one at a time; long rows only in blocks of few rows.
     assert_eq!(read(32, 4), Some((Read::Rows, 1, 32)));
-    assert_eq!(read(512, 1000), Some((Read::Rows, 1, 512)));
-    assert_eq!(read(513, 1000), None);
+    // Bytes up to 256 a row in blocks of many rows, wider types up to 128 bytes; wider rows
+    // in blocks of up to 32 KiB.
+    assert_eq!(read(256, 1000), Some((Read::Rows, 1, 256)));
+    assert_eq!(read(257, 1000), None);
+    assert_eq!(read(512, 64), Some((Read::Rows, 1, 512)));
+    assert_eq!(read(512, 65), None);
+    assert!(Plan::of(128, 1000, 2).is_some());
+    assert_eq!(Plan::of(130, 1000, 2), None);
+    assert!(Plan::of(400, 81, 4).is_some());
+    assert_eq!(Plan::of(400, 82, 4), None);
     assert_eq!(read(2097, 32), Some((Read::Rows, 1, 2097)));
     assert_eq!(read(2097, 33), None);
     // 16 bytes: pairs folded in the vector while the rows fit one group, then super-rows.
