@@ -96,9 +96,10 @@ pub(crate) fn prefers<T: Element>(c: usize) -> bool {
 /// 0.43-0.9x the time (`i32` 49 us to 22, `i8` 54 to 23, `u16` 54 to 27, `f32` 30 to 23; the
 /// stream 21), of 100000 0.45-1.05x; rows of 200 of 4- and 8-byte integers and 2-byte integers
 /// 0.6-0.85x (`i32` 0.33x), of `f64` and `f32` about 1x; rows of one or two vectors of bytes
-/// and halves 1.5-4x (the fold across lanes costs more than the row). So: 4- and 8-byte
-/// integers and `f64` from rows of 32, 2-byte integers from 128, bytes, f16, bf16 and `f32`
-/// from 512; not bool, whose ReduceMax the earlier kernels end at the first `true` (rows of
+/// and halves 1.5-4x (the fold across lanes costs more than the row); f16 and bf16 rows of 262
+/// to 511 0.57-0.7x the time of the AVX2 row summary before (1.5x a streaming read there),
+/// of 200 and 256 0.95x. So: 4- and 8-byte integers and `f64` from rows of 32, 2-byte integers
+/// from 128, f16 and bf16 from 200, bytes and `f32` from 512; not bool, whose ReduceMax the earlier kernels end at the first `true` (rows of
 /// 100000 of random bools: 150x faster than reading them).
 #[inline(always)]
 pub(crate) fn reduce_prefers<T: Element>(c: usize) -> bool {
@@ -106,7 +107,8 @@ pub(crate) fn reduce_prefers<T: Element>(c: usize) -> bool {
     let from = match (w, kind) {
         // bool: the earlier kernels stop at the first element no other beats.
         _ if T::DTYPE == crate::DType::Bool => return false,
-        (1, _) | (2, HALF) | (4, FLOAT) => 512,
+        (2, HALF) => 200,
+        (1, _) | (4, FLOAT) => 512,
         (2, _) => 128,
         _ => 32,
     };
