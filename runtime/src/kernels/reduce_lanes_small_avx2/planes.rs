@@ -17,6 +17,12 @@ use crate::{DType, Direction, Element};
 /// Bytes of the tile the planes are folded into (on the stack, in L1 while its rows are read).
 const TILE: usize = 4096;
 
+/// Planes up to which each plane's rows go straight into `y` by the short-row kernel (no tile):
+/// over 2 MiB, f16 `[2, 52428, 10]` over axes 0 and 2 took 0.63-0.65x the time of the tile's
+/// two steps, `i16` `[3, 20000, 17]` 0.81-0.82x, f16/bf16 `[4, 52428, 5]` 0.9x, `u8`
+/// `[4, 104857, 5]` 0.85-0.91x, `i32` `[4, 26214, 5]` 0.96-0.98x; f16 `[8, 26214, 5]` 1.0x.
+const FEW_PLANES: usize = 4;
+
 /// Rows a tile holds are a multiple of this (the short-row kernel's block of byte rows).
 const ROW_BLOCK: usize = 32;
 
@@ -73,9 +79,10 @@ unsafe fn planes_in<K: Lanes, D: Direction, T: Element, const N: usize>(
         return false;
     };
     let per = TILE / row / ROW_BLOCK * ROW_BLOCK;
-    if per == 0 {
-        // Rows over 128 bytes: each plane's rows straight into `y` (`y` is a small part of each
-        // plane) by the short-row kernel, up to its 512 bytes. Longer rows, and bool (the
+    if per == 0 || (planes <= FEW_PLANES && T::DTYPE != DType::Bool) {
+        // Rows over 128 bytes, or few planes (not bool, whose tile is kept): each plane's rows
+        // straight into `y` (`y` is a small part of each plane, or read back few times) by the
+        // short-row kernel, up to its 512 bytes. Longer rows, and bool (the
         // portable row fold stops at the first absorbing element), are left to the portable
         // pass.
         if row > MAX_BYTES || T::DTYPE == DType::Bool {
