@@ -760,8 +760,8 @@ fn narrow_many_rows<T: Pool>(seed: u64, any: impl Fn(u64) -> T) {
 }
 
 /// The fused narrow pass is taken where it should be: blocks of a few lanes of every type (and
-/// row count) but 8-byte ones over eight lanes, in optimized builds on a CPU with AVX-512 (so that the checks
-/// above do not pass by never taking it).
+/// row count) but 8-byte ones over eight lanes, in optimized builds on a CPU with AVX-512 (so
+/// that the checks above do not pass by never taking it).
 #[test]
 fn fused_narrow_values_are_taken_with_avx512() {
     #[cfg(target_arch = "x86_64")]

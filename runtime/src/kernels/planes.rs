@@ -31,9 +31,10 @@ const F32_TILE: usize = 1024;
 /// parts of those rows are folded into the tile lane by lane, then each row of the tile is
 /// folded into `y` (unrolled for rows under 32). Rows longer than the tile are folded plane by
 /// plane straight into `y` by the row kernels ([`super::reduce_rows`]: `i32` `[250, 5, 400]`
-/// over axes 0 and 2 0.62x the time of a fold a row, f16 `[250, 10, 400]` 0.67x). For `f32` rows that the x86-64 row kernels take (2 to 128),
-/// the tile holds 1024 elements and both steps are those kernels': sixteen lanes at a time down
-/// the planes in vector registers (AVX2 where the CPU has it), then the tile's rows.
+/// over axes 0 and 2 0.62x the time of a fold a row, f16 `[250, 10, 400]` 0.67x). For `f32`
+/// rows that the x86-64 row kernels take (2 to 128), the tile holds 1024 elements and both
+/// steps are those kernels': sixteen lanes at a time down the planes in vector registers (AVX2
+/// where the CPU has it), then the tile's rows.
 #[inline]
 pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],

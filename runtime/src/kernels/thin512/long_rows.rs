@@ -99,8 +99,9 @@ pub(crate) fn prefers<T: Element>(c: usize) -> bool {
 /// and halves 1.5-4x (the fold across lanes costs more than the row); f16 and bf16 rows of 262
 /// to 511 0.57-0.7x the time of the AVX2 row summary before (1.5x a streaming read there),
 /// of 200 and 256 0.95x. So: 4- and 8-byte integers and `f64` from rows of 32, 2-byte integers
-/// from 128, f16 and bf16 from 200, bytes and `f32` from 512; not bool, whose ReduceMax the earlier kernels end at the first `true` (rows of
-/// 100000 of random bools: 150x faster than reading them).
+/// from 128, f16 and bf16 from 200, bytes and `f32` from 512; not bool, whose ReduceMax the
+/// earlier kernels end at the first `true` (rows of 100000 of random bools: 150x faster than
+/// reading them).
 #[inline(always)]
 pub(crate) fn reduce_prefers<T: Element>(c: usize) -> bool {
     let (w, kind, _) = kind_of::<T>();
