@@ -130,23 +130,8 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
-    use crate::kernels::test_util::{bf16s, f16s, same, Lcg};
+    use crate::kernels::test_util::{bf16s, f16s, fold_definition, same, Lcg};
     use crate::{bf16, f16, Direction, Element, Max, Min};
-
-    /// One lane by the contract: its first NaN, else the extreme of the accumulator's value and
-    /// the lane's (by value: -0 and +0 are one).
-    fn lane<T: Element, D: Direction>(acc: T, x: impl Iterator<Item = T>) -> T {
-        let mut best = acc;
-        for v in x {
-            if v.is_nan() {
-                return v;
-            }
-            if D::better(v, best) {
-                best = v;
-            }
-        }
-        best
-    }
 
     /// A pass: the bits of the accumulator, of the rows, and infinity's magnitude.
     type Pass = unsafe fn(&mut [u16], &[u16], i16) -> bool;
@@ -158,7 +143,10 @@ mod tests {
         let n = acc.len();
         let rows = x.len() / n;
         let want: Vec<T> = (0..n)
-            .map(|j| lane::<T, D>(acc[j], x[..rows * n].iter().skip(j).step_by(n).copied()))
+            .map(|j| {
+                let lane = x[..rows * n].iter().skip(j).step_by(n).copied();
+                fold_definition::<T, D>(acc[j], lane)
+            })
             .collect();
         let xb = T::half_bits(x).expect("16-bit floats");
         let mut passes: Vec<(&str, Pass)> = Vec::new();

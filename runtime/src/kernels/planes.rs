@@ -265,7 +265,7 @@ fn fold_tile<T: Element, D: Direction>(
 mod tests {
     extern crate std;
     use super::*;
-    use crate::kernels::test_util::{f32_pool, Lcg};
+    use crate::kernels::test_util::{f32_pool, fold_definition, plane_rows, Lcg};
     use crate::{bf16, f16, Max, Min};
     use std::vec::Vec;
 
@@ -346,14 +346,7 @@ mod tests {
             let start = y.clone();
             reduce_planes::<T, D, N>(&mut y, &x, planes);
             for k in 0..rows {
-                let mut want = start[k];
-                for p in 0..planes {
-                    for &v in &x[(p * rows + k) * N..(p * rows + k + 1) * N] {
-                        if !want.is_nan() && (v.is_nan() || D::better(v, want)) {
-                            want = v;
-                        }
-                    }
-                }
+                let want = fold_definition::<T, D>(start[k], plane_rows(&x, (planes, rows, N), k));
                 assert!(
                     y[k] == want || (y[k].is_nan() && want.is_nan()),
                     "{:?} N={N} planes={planes} rows={rows} row {k}",
@@ -402,14 +395,8 @@ mod tests {
                 let start = y.clone();
                 reduce_planes::<T, D, N>(&mut y, &x, planes);
                 for k in 0..rows {
-                    let mut want = start[k];
-                    for p in 0..planes {
-                        for &v in &x[(p * rows + k) * N..(p * rows + k + 1) * N] {
-                            if !want.is_nan() && (v.is_nan() || D::better(v, want)) {
-                                want = v;
-                            }
-                        }
-                    }
+                    let want =
+                        fold_definition::<T, D>(start[k], plane_rows(&x, (planes, rows, N), k));
                     assert!(
                         same(y[k], want),
                         "{:?} N={N} planes={planes} rows={rows} row {k}",

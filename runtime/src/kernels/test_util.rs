@@ -24,6 +24,42 @@ impl Lcg {
     }
 }
 
+/// The definition of a reduction: `values` folded in order into `acc`: a NaN `acc` stays; else
+/// the first NaN of `values`; else the extreme of `acc` and `values` (by value: -0 and +0 are
+/// one).
+pub(super) fn fold_definition<T: Element, D: Direction>(
+    acc: T,
+    values: impl IntoIterator<Item = T>,
+) -> T {
+    if acc.is_nan() {
+        return acc;
+    }
+    let mut best = acc;
+    for v in values {
+        if v.is_nan() {
+            return v;
+        }
+        if D::better(v, best) {
+            best = v;
+        }
+    }
+    best
+}
+
+/// Row `k`'s elements of every plane of `x` (`planes` planes of `rows` rows of `n`), plane
+/// after plane: what a reduction over the planes' axis and the rows' axis folds into output `k`.
+pub(super) fn plane_rows<T: Copy>(
+    x: &[T],
+    (planes, rows, n): (usize, usize, usize),
+    k: usize,
+) -> impl Iterator<Item = T> + '_ {
+    (0..planes).flat_map(move |p| {
+        x[(p * rows + k) * n..(p * rows + k + 1) * n]
+            .iter()
+            .copied()
+    })
+}
+
 /// The obvious definition: first (or last) index of the extreme, NaN winning.
 pub(super) fn naive_arg<T: Element, D: Direction>(x: &[T], last: bool) -> usize {
     let nan: std::vec::Vec<usize> = (0..x.len()).filter(|&i| x[i].is_nan()).collect();

@@ -1,31 +1,16 @@
 //! Tests of [`super`]: every type, direction, row width class (pairs of 16-byte rows, halves of
 //! 17 to 31 and super-rows of them, tiles of one to four vectors and more) and row count, fresh
-//! and folded into accumulators (some NaN), blocks with NaN, against the definition written here.
+//! and folded into accumulators (some NaN), blocks with NaN, against the definition
+//! (`test_util::fold_definition`).
 
 extern crate std;
 use super::*;
-use crate::kernels::test_util::{bf16s, bools, f16s, i16s, i32s, i8s, same, u16s, u32s, u8s, Lcg};
+use crate::kernels::test_util::{
+    bf16s, bools, f16s, fold_definition, i16s, i32s, i8s, same, u16s, u32s, u8s, Lcg,
+};
 use crate::{bf16, f16, Max, Min};
 use core::mem::size_of;
 use std::vec::Vec;
-
-/// The definition: a NaN accumulator stays; else the lane's first NaN; else its extreme and
-/// the accumulator's.
-fn lane_fold<T: Element, D: Direction>(acc: T, lane: impl Iterator<Item = T>) -> T {
-    if acc.is_nan() {
-        return acc;
-    }
-    let mut best = acc;
-    for v in lane {
-        if v.is_nan() {
-            return v;
-        }
-        if D::better(v, best) {
-            best = v;
-        }
-    }
-    best
-}
 
 /// Three blocks of `rows` rows of `lanes` lanes from `make` (a NaN now and then where `nan`),
 /// reduced fresh and folded into accumulators, both ways.
@@ -76,9 +61,9 @@ fn check<T: Element>(g: &mut Lcg, lanes: usize, rows: usize, make: fn(&mut Lcg, 
                     };
                     let lane = block.iter().skip(col).step_by(lanes).copied();
                     let want = if min {
-                        lane_fold::<T, Min>(start, lane)
+                        fold_definition::<T, Min>(start, lane)
                     } else {
-                        lane_fold::<T, Max>(start, lane)
+                        fold_definition::<T, Max>(start, lane)
                     };
                     assert!(
                         same(y[o], want),

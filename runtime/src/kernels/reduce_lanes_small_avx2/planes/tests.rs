@@ -5,33 +5,16 @@
 
 extern crate std;
 use super::*;
-use crate::kernels::test_util::{bf16s, bools, f16s, i16s, i32s, i8s, same, u16s, u32s, u8s, Lcg};
+use crate::kernels::test_util::{
+    bf16s, bools, f16s, fold_definition, i16s, i32s, i8s, plane_rows, same, u16s, u32s, u8s, Lcg,
+};
 use crate::{bf16, f16, Max, Min};
 use std::vec::Vec;
 
 /// The definition: a NaN accumulator stays; else the first NaN of the row's elements taken plane
 /// after plane; else their extreme and the accumulator's.
-fn want<T: Element, D: Direction>(
-    acc: T,
-    x: &[T],
-    (planes, rows, n): (usize, usize, usize),
-    k: usize,
-) -> T {
-    if acc.is_nan() {
-        return acc;
-    }
-    let mut best = acc;
-    for p in 0..planes {
-        for &v in &x[(p * rows + k) * n..(p * rows + k + 1) * n] {
-            if v.is_nan() {
-                return v;
-            }
-            if D::better(v, best) {
-                best = v;
-            }
-        }
-    }
-    best
+fn want<T: Element, D: Direction>(acc: T, x: &[T], shape: (usize, usize, usize), k: usize) -> T {
+    fold_definition::<T, D>(acc, plane_rows(x, shape, k))
 }
 
 fn check<T: Element, const N: usize>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
