@@ -114,3 +114,17 @@ fn other_types_are_left() {
     let mut y = [0i64; 16];
     assert!(!reduce_blocks::<i64, Max>(&mut y, &[1; 64], (64, 16), true));
 }
+
+/// The blocks left to the portable pass, by literal cases at each boundary (so that a moved
+/// threshold fails here, not only where the routing is read back through `tiled`): many rows
+/// (over 32), wide rows (over 128 bytes) and big blocks (over 32 KiB) together.
+#[test]
+fn blocks_are_tiled_below_each_boundary() {
+    assert!(tiled(32, 4096));
+    assert!(!tiled(33, 4096));
+    assert!(tiled(1000, 128));
+    assert!(!tiled(1000, 129));
+    assert!(tiled(64, 512));
+    assert!(!tiled(65, 512));
+    assert!(!tiled(5000, 418));
+}
