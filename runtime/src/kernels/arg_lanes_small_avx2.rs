@@ -21,7 +21,7 @@ use super::short_rows_avx2::lanes::{
     any_nan, count_up, equal, identity, key, load, load2, pick, track, Halves, I16s, I32s, I8s,
     Lanes, U16s, U32s, U8s,
 };
-use super::short_rows_avx2::{available, bytes};
+use super::short_rows_avx2::{self, available, bytes, WIDE_ROW};
 use crate::{DType, Direction, Element};
 
 /// Vectors of lanes a tile keeps in registers, with as many of row numbers.
@@ -42,26 +42,15 @@ const MIN_SUPER_ROWS: usize = 32;
 /// The widest super-row, in bytes (eight vectors).
 const MAX_PERIOD: usize = 256;
 
-/// Rows wider than this, in bytes (of 1-byte types twice as wide), are left to the portable
-/// passes where the block has more than [`FEW_ROWS`] rows and over [`TILED_BLOCK`] bytes: tiles of
-/// four vectors read down many long rows are that many streams, and a block past L1 is read from
-/// further out once a tile, where the grouped pass reads it row by row (`[1000, 2097]` of `u8`
-/// over axis 0: 63 us there, 113 here; `[5000, 209]` along axis 0, `i16` 0.75-0.82x and f16
-/// 0.59-0.64x of the tiles' time there, `i32` `[5000, 100]` 0.74-0.78x; `u8` rows of 150 and
-/// 200 bytes 1.2-1.5x slower there, 300-419 bytes 0.84-0.95x).
-const WIDE_ROW: usize = 128;
-
-/// See [`WIDE_ROW`].
-const TILED_BLOCK: usize = 32 * 1024;
-
-/// See [`WIDE_ROW`].
-const FEW_ROWS: usize = 32;
-
 /// Whether this kernel reads blocks of `rows` rows of `row` bytes (elements of `size` bytes) by
-/// tiles: see [`WIDE_ROW`].
-const fn tiled(row: usize, rows: usize, size: usize) -> bool {
+/// tiles: [`short_rows_avx2::tiled`] with rows wide past [`WIDE_ROW`], of 1-byte types past twice
+/// that (`[1000, 2097]` of `u8` over axis 0: 63 us in the grouped pass, 113 in the tiles;
+/// `[5000, 209]` along axis 0, `i16` 0.75-0.82x and f16 0.59-0.64x of the tiles' time there,
+/// `i32` `[5000, 100]` 0.74-0.78x; but `u8` rows of 150 and 200 bytes 1.2-1.5x slower there, as
+/// it widens the row numbers, and 300-419 bytes 0.84-0.95x).
+const fn tiled(rows: usize, row: usize, size: usize) -> bool {
     let wide = if size == 1 { 2 * WIDE_ROW } else { WIDE_ROW };
-    rows <= FEW_ROWS || row <= wide || rows * row <= TILED_BLOCK
+    short_rows_avx2::tiled(rows, row, wide)
 }
 
 /// How a block's rows are read.
@@ -93,7 +82,7 @@ impl Plan {
     /// vectors), then the fewest; rows of 16 to 31 bytes in too few super-rows as halves (pairs of
     /// 16-byte rows of `size` 1, the bytes, fold in the vector).
     fn of(row: usize, rows: usize, size: usize) -> Option<Plan> {
-        if rows < MIN_ROWS + usize::from(size == 4) || row == 0 || !tiled(row, rows, size) {
+        if rows < MIN_ROWS + usize::from(size == 4) || row == 0 || !tiled(rows, row, size) {
             return None;
         }
         if row >= 32 {

@@ -21,27 +21,17 @@ use super::short_rows_avx2::lanes::{
     any_nan, identity, key, load, load2, nans, pick, track, unkey, Halves, I16s, I32s, I8s, Lanes,
     U16s, U32s, U8s,
 };
-use super::short_rows_avx2::{available, bytes};
+use super::short_rows_avx2::{self, available, bytes, WIDE_ROW};
 use crate::{DType, Direction, Element};
 
-/// Rows wider than this, in bytes, in blocks of more than [`FEW_ROWS`] rows and over
-/// [`TILED_BLOCK`] bytes are left to the portable pass, which folds a group of rows at a time
-/// (tiles down many long rows are that many streams, and a block over L1 is read from L2 or
-/// further once a tile: ReduceMax `i16` `[5000, 209]` along axis 0 took 1.4x a streaming read,
-/// f16 1.7x, against 1.0x and 1.1x in the portable pass).
-const WIDE_ROW: usize = 128;
-
-/// See [`WIDE_ROW`]: blocks of up to this many bytes stay in L1 for the tiles after the first
-/// (at 8 KiB, blocks of 16 KiB and 32 KiB were 1.04-1.4x slower in the portable pass).
-const TILED_BLOCK: usize = 32 * 1024;
-
-/// See [`WIDE_ROW`].
-const FEW_ROWS: usize = 32;
-
 /// Whether [`reduce_blocks`] reads blocks of `rows` rows of `row` bytes (16 or more) by tiles
-/// rather than leaving them to the portable pass.
-pub(super) const fn tiled(rows: usize, row: usize) -> bool {
-    rows <= FEW_ROWS || row <= WIDE_ROW || rows * row <= TILED_BLOCK
+/// rather than leaving them to the portable pass: [`short_rows_avx2::tiled`] with rows wide past
+/// [`WIDE_ROW`] (ReduceMax `i16` `[5000, 209]` along axis 0 took 1.4x a streaming read in the
+/// tiles, f16 1.7x, against 1.0x and 1.1x in the portable pass, which folds a group of rows at a
+/// time; rows of 65-128 bytes lost there: `u32` `[20000, 24]` 2.4x slower, `i16` `[16384, 64]`
+/// 1.2x).
+const fn tiled(rows: usize, row: usize) -> bool {
+    short_rows_avx2::tiled(rows, row, WIDE_ROW)
 }
 
 /// The extreme of each of `ys` lanes down the rows of each block of `xs` elements of `x` into

@@ -1,23 +1,26 @@
 //! Contiguous rows of 1-, 2- and 4-byte elements (`i8`, `u8`, `bool`, `i16`, `u16`, f16 and
 //! bf16 as order keys, `i32`, `u32`) from [`MIN_BYTES`] to [`MAX_BYTES`] bytes ([`ARG_MAX_BYTES`]
-//! for the arg-reductions and Hardmax), in AVX2 vectors with one row per lane: where a row fills a vector or two, a kernel that walks one row at a time spends
-//! more on the row's setup and its horizontal reduction than on its elements.
+//! for the arg-reductions and Hardmax), in AVX2 vectors with one row per lane: where a row fills
+//! a vector or two, a kernel that walks one row at a time spends more on the row's setup and its
+//! horizontal reduction than on its elements.
 //!
 //! A block of as many rows as a vector has lanes (8, 16 or 32) is read two rows at a time, each
 //! row folded by the order alone into one half of a vector: rows of up to 32 bytes loaded 16
 //! bytes at a time from the row's start and from its end (which overlap when the length is not a
 //! multiple of 16: max and min do not mind; a row under 16 bytes has the lanes past it set to the
-//! identity), longer rows a vector at a time and then folded across the halves
-//! ([`block`]). The block's vectors are then reduced together in a tree of shuffles (128-bit halves, then 8-, 4-, 2- and 1-byte units
-//! within them), so that the block's extremes come out as one vector, row `r` in lane `r`.
-//! An arg-reduction then finds each row's extreme in its row by equality, the positions of a
-//! row gathered without branches. f16 and bf16 are compared by their order keys,
+//! identity), longer rows a vector at a time and then folded across the halves ([`block`]). The
+//! block's vectors are then reduced together in a tree of shuffles (128-bit halves, then 8-, 4-,
+//! 2- and 1-byte units within them), so that the block's extremes come out as one vector, row
+//! `r` in lane `r`. An arg-reduction then finds each row's extreme in its row by equality, the
+//! positions of a row gathered without branches. f16 and bf16 are compared by their order keys,
 //! NaN flagged on the side: a block with a NaN is done again by the exact rule.
 //!
-//! Rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]).
-//! The arg-reductions of `i16`, f16 and bf16 rows of 17 to 22 elements and 4-byte rows of 9 to 32 go by
-//! columns instead ([`columns`], [`columns4`]): each block transposed in registers, one pass over
-//! its columns.
+//! Rows of 2 to 7 bytes go by a sliding window instead ([`tiny`]). The arg-reductions of `i16`,
+//! f16 and bf16 rows of 17 to 22 elements and 4-byte rows of 9 to 32 go by columns instead
+//! ([`columns`], [`columns4`]): each block transposed in registers, one pass over its columns.
+//!
+//! [`tiled`] is the rule by which the strided AVX2 tiles, which share this module's lanes, leave
+//! big blocks of wide rows to the grouped passes.
 //!
 //! For the CPUs [`available`] finds; the callers check.
 
@@ -55,6 +58,28 @@ pub(super) const ARG_MAX_BYTES: usize = 256;
 
 /// The shortest rows taken, in bytes: shorter rows leave most of a vector's lanes idle.
 pub(super) const MIN_BYTES: usize = 8;
+
+/// The widest rows, in bytes, that the strided tiles (`reduce_lanes_small_avx2`,
+/// `arg_lanes_small_avx2`, whose kernels this module's lanes serve) read in blocks of more than
+/// [`TILED_ROWS`] rows and over [`TILED_BLOCK`] bytes; each kernel passes its own width to
+/// [`tiled`] from this one.
+pub(super) const WIDE_ROW: usize = 128;
+
+/// See [`tiled`]: blocks of up to this many bytes stay in L1 for the tiles after the first (at
+/// 8 KiB, blocks of 16 KiB and 32 KiB were 1.04-1.4x slower in the grouped passes).
+const TILED_BLOCK: usize = 32 * 1024;
+
+/// See [`tiled`].
+const TILED_ROWS: usize = 32;
+
+/// Whether the strided tiles read a block of `rows` rows of `row` bytes rather than leave it to
+/// the portable grouped passes, for a kernel whose rows are wide past `wide` bytes: tiles of four
+/// vectors down many wide rows are that many streams, and a block past L1 is read from further
+/// out once a tile, where a grouped pass reads it row by row. Blocks of few rows, of narrow rows
+/// or within [`TILED_BLOCK`] stay with the tiles.
+pub(super) const fn tiled(rows: usize, row: usize, wide: usize) -> bool {
+    rows <= TILED_ROWS || row <= wide || rows * row <= TILED_BLOCK
+}
 
 /// Whether this CPU runs the kernels (AVX2), not capped narrower.
 #[inline(always)]
