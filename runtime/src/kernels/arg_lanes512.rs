@@ -68,15 +68,6 @@ pub(super) fn runs(n: usize) -> bool {
     }
 }
 
-/// Whether a block of `rows` rows of `inner` lanes goes by [`arg_grouped`] here (tiles of
-/// [`LANES`] or more): Hardmax asks, to find its rows by this pass rather than its own AVX2
-/// walk.
-#[inline(always)]
-#[cfg_attr(feature = "small-code", allow(dead_code))]
-pub(super) fn groups(rows: usize, inner: usize) -> bool {
-    runs(inner) && grouped(rows, rows.saturating_mul(inner))
-}
-
 /// Whether a block of `rows` rows and `len` elements goes by [`arg_grouped`] (its tile taken).
 #[inline(always)]
 fn grouped(rows: usize, len: usize) -> bool {

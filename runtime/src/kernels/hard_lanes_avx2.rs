@@ -89,7 +89,7 @@ const fn conflicts(rows: usize, inner: usize) -> bool {
 /// Whether blocks of `rows` rows of `inner` lanes (not of a [`CONFLICT_LANES`] stride) take the
 /// tracked form: rows of [`TRACK_LANES`] or more over [`TRACK_ROWS`] rows, or of [`WIDE_LANES`]
 /// over [`WIDE_ROWS`], and not of a multiple of [`SET_LANES`].
-const fn tracks(rows: usize, inner: usize) -> bool {
+pub(super) const fn tracks(rows: usize, inner: usize) -> bool {
     ((rows >= TRACK_ROWS && inner >= TRACK_LANES) || (rows >= WIDE_ROWS && inner >= WIDE_LANES))
         && !inner.is_multiple_of(SET_LANES)
 }

@@ -92,21 +92,17 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
         }
         return;
     }
-    if rows >= SPAN_ROWS && !cfg!(feature = "small-code") {
-        // Spans of lanes: every tile's rows found first, then the span's outputs written row
-        // by row (a whole block: one fill, then the ones).
-        // Spans sized to the lanes, so that a small block does not clear a large span's state.
+    if !cfg!(feature = "small-code") && (rows >= SPAN_ROWS || filled_f32::<T>(rows, inner)) {
+        // The block filled with zeros in one pass, then each tile's rows found and its ones
+        // stored (tiles sized to the lanes, so that a small block does not clear a large
+        // tile's state).
+        fill(y, T::ZERO);
         if inner <= LANES {
-            hardmax_span::<T, LANES, LANES>(x, y, inner, 0, inner);
-        } else if inner <= TILE {
-            hardmax_span::<T, TILE, TILE>(x, y, inner, 0, inner);
+            store_ones::<T, LANES, LANES>(x, y, inner);
+        } else if filled_f32::<T>(rows, inner) {
+            store_ones::<T, SPAN, TILE>(x, y, inner);
         } else {
-            let mut start = 0;
-            while start < inner {
-                let end = inner.min(start + SPAN);
-                hardmax_span::<T, SPAN, TILE>(x, y, inner, start, end);
-                start = end;
-            }
+            store_ones::<T, TILE, TILE>(x, y, inner);
         }
         return;
     }
@@ -125,61 +121,118 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
     }
 }
 
-/// Blocks of at least this many rows take [`hardmax_span`]: over fewer, the tile's own write
-/// pass right after its arg pass was faster (rows of 20 and 80: 12–16%), over more, slower
-/// (rows of 1000 along the leading axis of `[1000, 524]`: 19%).
+/// Blocks of at least this many rows take [`store_ones`] over a block filled with zeros: over
+/// fewer, the tile's own write pass right after its arg pass was faster (rows of 20 and 80:
+/// 12–16%), over more, slower (rows of 1000 along the leading axis of `[1000, 524]`: 19%).
+/// Writing the zeros and ones after each tile of 256 lanes (a strided pass per tile) made that
+/// Hardmax cost the arg pass plus 1.9x a plain write of the block.
 const SPAN_ROWS: usize = 256;
 
-/// Lanes whose rows [`hardmax_span`] keeps (as `u32`: 4 KiB of stack).
+/// `f32` blocks of at least this many rows take [`store_ones`] where the CPU has AVX-512, and
+/// from [`FILLED_F32_FEW_ROWS`] rows those `hard_lanes_avx2` would not take by its tracked form:
+/// see [`filled_f32`].
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+const FILLED_F32_ROWS: usize = 128;
+
+/// See [`FILLED_F32_ROWS`].
+#[cfg_attr(feature = "small-code", allow(dead_code))]
+const FILLED_F32_FEW_ROWS: usize = 48;
+
+/// Lanes a tile of [`store_ones`] has for [`filled_f32`] blocks (their rows as `i64`: 8 KiB of
+/// stack): the widest tile the AVX-512 arg pass takes in one pass down the rows.
 const SPAN: usize = 1024;
 
-/// The lanes `start..end` (at most `N`, found `M` at a time) of [`hardmax_lanes`]: the rows of
-/// their first maxima by the passes of `arg_lanes`, then zeros and ones. Writing the outputs
-/// after each tile of 256 lanes instead (a strided pass per tile) made Hardmax along the leading
-/// axis of `[1000, 524]` cost the arg pass plus 1.9x a plain write of the block.
+/// Whether a block of `rows` rows of `inner` lanes of `T` is `f32` of [`FILLED_F32_ROWS`] rows
+/// or more (or [`FILLED_F32_FEW_ROWS`] where `hard_lanes_avx2` would not track its lanes), whose
+/// tiles the AVX-512 arg pass takes (32 lanes or more on a CPU with AVX-512): Hardmax then fills
+/// the block with zeros and stores the ones of tiles of [`SPAN`] lanes (`hardmax_f32`'s AVX2
+/// walk leaves it these blocks). Against that walk (Intel Xeon, Ice Lake, about 2 MiB, medians,
+/// time over the read-and-write fold, old and new builds in turn): `[1000, 524]` 1.26 -> 1.06,
+/// `[2000, 262]` 1.21 -> 1.08, `[200, 2621]` 1.43 -> 1.15, `[300, 1747]` (by tiles of 256 lanes
+/// before) 1.35 -> 1.13, `[10, 500, 104]` 1.38 -> 1.20, `[64, 128, 64]` 1.53 -> 1.13,
+/// `[2, 1000, 256]` 1.43 -> 1.07, `[4, 256, 512]` 1.45 -> 1.27; under 128 rows `[16, 96, 341]`
+/// 1.55 -> 1.25, `[64, 48, 170]` 1.44 -> 1.29, `[64, 8192]` 1.63 -> 1.37, but wide rows the walk
+/// tracks lost (`[40, 13107]` 1.17 -> 1.49, `[80, 6553]` 1.10 -> 1.28) and keep it.
 #[inline(always)]
-fn hardmax_span<T: Element, const N: usize, const M: usize>(
-    x: &[T],
-    y: &mut [T],
-    inner: usize,
-    start: usize,
-    end: usize,
-) {
-    let mut rows_of = [0u32; N];
-    let Some(rows_of) = rows_of.get_mut(..end - start) else {
-        return;
-    };
-    let mut t = start;
-    while t < end {
-        let e = end.min(t + M);
-        if let Some(out) = rows_of.get_mut(t - start..e - start) {
-            lane_rows::<T, M>(x, inner, t, e, out);
-        }
-        t = e;
+pub(super) fn filled_f32<T: Element>(rows: usize, inner: usize) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    return matches!(T::DTYPE, crate::DType::F32)
+        && (rows >= FILLED_F32_ROWS
+            || (rows >= FILLED_F32_FEW_ROWS && !super::hard_lanes_avx2::tracks(rows, inner)))
+        && super::arg_lanes512::runs(inner.min(SPAN));
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    )))]
+    {
+        let _ = (rows, inner, T::DTYPE);
+        false
     }
-    if start == 0 && end == inner {
-        fill(y, T::ZERO);
-    } else {
-        for row in y.chunks_exact_mut(inner) {
-            if let Some(outs) = row.get_mut(start..end) {
-                fill(outs, T::ZERO);
+}
+
+/// The ones of a block of rows of `inner` lanes whose outputs are all zeros already: each tile
+/// of `N` lanes' rows found by [`first_maxima`] (`E` at a time by the exact rule), then a 1
+/// stored in each of them.
+#[inline(always)]
+fn store_ones<T: Element, const N: usize, const E: usize>(x: &[T], y: &mut [T], inner: usize) {
+    let mut rows = [0i64; N];
+    let mut start = 0;
+    while start < inner {
+        let end = inner.min(start + N);
+        let Some(out) = rows.get_mut(..end - start) else {
+            return;
+        };
+        first_maxima::<T, N, E>(x, inner, start, end, out);
+        for (l, &r) in (start..end).zip(out.iter()) {
+            if let Some(o) = (r as usize)
+                .checked_mul(inner)
+                .and_then(|i| y.get_mut(i + l))
+            {
+                *o = T::ONE;
             }
         }
-    }
-    for (l, &r) in (start..end).zip(rows_of.iter()) {
-        if let Some(o) = (r as usize)
-            .checked_mul(inner)
-            .and_then(|i| y.get_mut(i + l))
-        {
-            *o = T::ONE;
-        }
+        start = end;
     }
 }
 
 /// The row of the first maximum (or first NaN) of each lane `start..end` (at most `N`) into
-/// `out`, as `u32` (fewer than 2^32 rows: `hardmax_lanes` checked), by the passes of
-/// `arg_lanes`: the order alone, then the exact rule if the lanes held a NaN (with `small-code`,
-/// the exact pass alone: one tile of state on the stack, not two).
+/// `rows`, by the passes of `arg_lanes`: the order alone, then the exact rule if the lanes held
+/// a NaN, `E` lanes at a time (its state on the stack: 8 KiB for 1024 `f32` lanes, which the
+/// order's AVX-512 pass keeps in registers and 8 KiB of its own); with `small-code`, the exact
+/// pass alone.
+#[inline(always)]
+fn first_maxima<T: Element, const N: usize, const E: usize>(
+    x: &[T],
+    inner: usize,
+    start: usize,
+    end: usize,
+    rows: &mut [i64],
+) {
+    if cfg!(feature = "small-code")
+        || !arg_tile_pass::<T, Max, false, N, false, false>(x, rows, &mut [], inner, start, end)
+    {
+        if E >= N {
+            arg_tile_pass::<T, Max, false, E, true, false>(x, rows, &mut [], inner, start, end);
+            return;
+        }
+        let mut from = start;
+        while from < end {
+            let to = end.min(from + E);
+            if let Some(out) = rows.get_mut(from - start..to - start) {
+                arg_tile_pass::<T, Max, false, E, true, false>(x, out, &mut [], inner, from, to);
+            }
+            from = to;
+        }
+    }
+}
+
+/// [`first_maxima`] of the lanes `start..end` (at most `N`) into `out`, as `u32` (fewer than
+/// 2^32 rows: `hardmax_lanes` checked).
 #[inline(always)]
 fn lane_rows<T: Element, const N: usize>(
     x: &[T],
@@ -192,11 +245,7 @@ fn lane_rows<T: Element, const N: usize>(
     let Some(rows) = rows.get_mut(..end - start) else {
         return;
     };
-    if cfg!(feature = "small-code")
-        || !arg_tile_pass::<T, Max, false, N, false, false>(x, rows, &mut [], inner, start, end)
-    {
-        arg_tile_pass::<T, Max, false, N, true, false>(x, rows, &mut [], inner, start, end);
-    }
+    first_maxima::<T, N, N>(x, inner, start, end, rows);
     for (o, &r) in out.iter_mut().zip(rows.iter()) {
         *o = r as u32;
     }
@@ -272,6 +321,47 @@ pub fn hardmax_general<T: Element>(
         }
         if let Some(o) = best.and_then(|(_, off)| y.get_mut(off)) {
             *o = T::ONE;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::filled_f32;
+    use crate::{bf16, f16};
+
+    /// The blocks [`filled_f32`] takes, by literal cases at each boundary (so that a moved
+    /// threshold fails here): `f32` only, 128 rows, 48 where the walk would not track the lanes
+    /// (rows of 2048 lanes from 32 rows, of 256 from 160, not of a multiple of 128), 32 lanes
+    /// (and only on a CPU with AVX-512, never with `small-code`).
+    #[test]
+    fn filled_blocks_are_f32_of_many_rows() {
+        #[cfg(all(target_arch = "x86_64", not(feature = "small-code")))]
+        let wide = crate::kernels::isa::level() >= crate::kernels::isa::AVX512;
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "small-code"))))]
+        let wide = false;
+        let cases = [
+            (128, 32, true),
+            (127, 32, true),
+            (48, 32, true),
+            (47, 32, false),
+            (1000, 31, false),
+            (1000, 524, true),
+            (127, 2100, false),
+            (128, 2100, true),
+            (100, 2048, true),
+            (80, 6553, false),
+            (48, 170, true),
+        ];
+        for (rows, inner, want) in cases {
+            assert_eq!(
+                filled_f32::<f32>(rows, inner),
+                want && wide,
+                "{rows}x{inner}"
+            );
+            assert!(!filled_f32::<f64>(rows, inner), "f64 {rows}x{inner}");
+            assert!(!filled_f32::<f16>(rows, inner), "f16 {rows}x{inner}");
+            assert!(!filled_f32::<bf16>(rows, inner), "bf16 {rows}x{inner}");
         }
     }
 }

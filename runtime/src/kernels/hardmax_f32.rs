@@ -66,9 +66,9 @@ pub(crate) fn hardmax_rows_f32<T: Element, const N: usize>(x: &[T], y: &mut [T],
 
 /// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2
 /// kernel of f32 blocks of sixteen lanes or more (`hard_lanes_avx2`) where the CPU has AVX2;
-/// `false` (nothing done) otherwise, and always with `small-code`. Blocks the AVX-512 arg pass
-/// takes by groups of rows (`arg_lanes512::groups`) are left to `hardmax_lanes`, which finds
-/// each lane's row by that pass and then writes the outputs.
+/// `false` (nothing done) otherwise, and always with `small-code`. The blocks of
+/// `hardmax::filled_f32` (many rows, on a CPU with AVX-512) are left to `hardmax_lanes`, which
+/// fills them with zeros, finds each lane's row by the AVX-512 arg pass and stores the ones.
 #[inline(always)]
 pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inner: usize) -> bool {
     #[cfg(all(
@@ -78,7 +78,7 @@ pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inn
     ))]
     if hard_lanes_avx2::takes(r, inner)
         && rows_f32::avx2::available()
-        && !super::arg_lanes512::groups(r, inner)
+        && !super::hardmax::filled_f32::<T>(r, inner)
     {
         if let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) {
             // SAFETY: `available` found AVX2.
@@ -86,27 +86,6 @@ pub(crate) fn hardmax_blocks_f32<T: Element>(x: &[T], y: &mut [T], r: usize, inn
         }
     }
     let _ = (x, y, r, inner);
-    false
-}
-
-/// Hardmax along the rows of `c` (under sixteen) lanes of one block, read as rows of `w` lanes,
-/// by the AVX2 kernel of f32 (`hard_narrow_avx2`) where the CPU has AVX2: `false` otherwise (and
-/// always with `small-code`), or if a lane holds a NaN or the sizes do not fit (the caller's
-/// kernel then writes every output).
-#[inline(always)]
-pub(crate) fn hardmax_narrow_f32<T: Element>(x: &[T], y: &mut [T], c: usize, w: usize) -> bool {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "small-code")
-    ))]
-    if rows_f32::avx2::available() {
-        if let (Some(x), Some(y)) = (T::f32s(x), T::f32s_mut(y)) {
-            // SAFETY: `available` found AVX2.
-            return unsafe { hard_narrow_avx2::hardmax_narrow(x, y, c, w) };
-        }
-    }
-    let _ = (x, y, c, w);
     false
 }
 

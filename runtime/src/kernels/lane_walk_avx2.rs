@@ -1,10 +1,8 @@
-//! The tracked walk of the strided f32 Hardmax kernels in AVX2 (`hard_lanes_avx2` and
-//! `hard_narrow_avx2`): a chunk of 16 or 32 lanes goes down the rows, keeping each lane's
-//! maximum and its row in registers (a compare, two blends, and a sum that turns NaN if the
-//! lane holds one: the row search's step, `rows_f32::tracked::track`), storing zeros beside
-//! its loads and fetching the rows ahead where asked. In one walk down a block ([`walk`]) or,
-//! resumable, a group of rows at a time with the state kept in memory between groups
-//! ([`walk_group`]).
+//! The tracked walk of the strided f32 Hardmax kernel in AVX2 (`hard_lanes_avx2`): a chunk of
+//! 16 or 32 lanes goes down the rows of a block ([`walk`]), keeping each lane's maximum and its
+//! row in registers (a compare, two blends, and a sum that turns NaN if the lane holds one: the
+//! row search's step, `rows_f32::tracked::track`), storing zeros beside its loads and fetching
+//! the rows ahead where asked.
 
 use core::arch::x86_64::{
     __m256, _mm256_add_epi32, _mm256_cmp_ps, _mm256_loadu_ps, _mm256_movemask_ps, _mm256_or_ps,
@@ -67,20 +65,6 @@ pub(super) struct Track<const V: usize> {
     row_of: [__m256; V],
     sum: [__m256; V],
 }
-
-/// The tracked walk's state of up to [`MAX_SAVED`] lanes kept between groups of rows (by
-/// `hard_narrow_avx2`, which walks a few KiB of rows for every chunk before the next rows).
-pub(super) struct Saved {
-    /// Each lane's maximum.
-    pub(super) max: [f32; MAX_SAVED],
-    /// Each lane's row.
-    pub(super) row: [u32; MAX_SAVED],
-    /// Each lane's sum (NaN: see [`Track`]).
-    pub(super) sum: [f32; MAX_SAVED],
-}
-
-/// The lanes [`Saved`] holds.
-pub(super) const MAX_SAVED: usize = 128;
 
 impl<const V: usize> Track<V> {
     /// The state after row 0 of the lanes at `src + base` (zeros stored at `dst + base` with
@@ -154,99 +138,6 @@ impl<const V: usize> Track<V> {
             }
         }
     }
-
-    /// The state of the lanes `base..base + 8 * V` of `saved` (None if they do not fit).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn load(saved: &Saved, base: usize) -> Option<Self> {
-        let zero = _mm256_setzero_ps();
-        let mut t = Track {
-            max: [zero; V],
-            row_of: [zero; V],
-            sum: [zero; V],
-        };
-        for k in 0..V {
-            let l = base + 8 * k;
-            let (m, r, s) = (
-                saved.max.get(l..l + 8)?,
-                saved.row.get(l..l + 8)?,
-                saved.sum.get(l..l + 8)?,
-            );
-            // SAFETY: each slice holds eight lanes of four bytes; `loadu` needs no alignment.
-            unsafe {
-                t.max[k] = _mm256_loadu_ps(m.as_ptr());
-                t.row_of[k] = _mm256_loadu_ps(r.as_ptr().cast());
-                t.sum[k] = _mm256_loadu_ps(s.as_ptr());
-            }
-        }
-        Some(t)
-    }
-
-    /// Saves the state into the lanes `base..base + 8 * V` of `saved` (nothing if they do not
-    /// fit).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn save(&self, saved: &mut Saved, base: usize) {
-        for k in 0..V {
-            let l = base + 8 * k;
-            let (Some(m), Some(r), Some(s)) = (
-                saved.max.get_mut(l..l + 8),
-                saved.row.get_mut(l..l + 8),
-                saved.sum.get_mut(l..l + 8),
-            ) else {
-                return;
-            };
-            // SAFETY: each slice holds eight lanes of four bytes; `storeu` needs no alignment.
-            unsafe {
-                _mm256_storeu_ps(m.as_mut_ptr(), self.max[k]);
-                _mm256_storeu_ps(r.as_mut_ptr().cast(), self.row_of[k]);
-                _mm256_storeu_ps(s.as_mut_ptr(), self.sum[k]);
-            }
-        }
-    }
-}
-
-/// The tracked walk (zeros stored beside the loads, no fetching ahead) of the `8 * V` lanes
-/// from `base` (`V` 2 or 4) down the rows `from..to` of `inner` lanes of `x`, from and into
-/// the lanes `base..` of `saved` (from row 0's own values where `from` is 0). False, nothing
-/// written, if the rows or lanes do not lie within `x`, `y` and `saved`, or `to` is over
-/// `i32::MAX`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn walk_group<const V: usize>(
-    x: &[f32],
-    y: &mut [f32],
-    inner: usize,
-    base: usize,
-    (from, to): (usize, usize),
-    saved: &mut Saved,
-) -> bool {
-    let end = to
-        .checked_sub(1)
-        .and_then(|r| r.checked_mul(inner))
-        .and_then(|o| o.checked_add(base + 8 * V));
-    if V > 4
-        || from >= to
-        || to > i32::MAX as usize
-        || base + 8 * V > MAX_SAVED
-        || end.is_none_or(|e| e > x.len() || e > y.len())
-    {
-        return false;
-    }
-    let (src, dst) = (x.as_ptr(), y.as_mut_ptr());
-    let (mut t, start) = if from == 0 {
-        // SAFETY: row 0's lanes lie within `x` and `y` (checked above).
-        (unsafe { Track::<V>::first::<true>(src, dst, base) }, 1)
-    } else {
-        match Track::<V>::load(saved, base) {
-            Some(t) => (t, from),
-            None => return false,
-        }
-    };
-    // SAFETY: rows below `to` lie within `x` and `y` (checked above), `to <= i32::MAX`.
-    unsafe { t.down::<true, false>(src, dst, to, inner, base, start, to) };
-    t.save(saved, base);
-    true
 }
 
 /// Asks for the lines of the chunk's row [`AHEAD`] rows below row `r`, or past the block's last

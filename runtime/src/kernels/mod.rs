@@ -83,12 +83,6 @@ mod hard_halves_avx2;
     not(feature = "small-code")
 ))]
 mod hard_lanes_avx2;
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "small-code")
-))]
-mod hard_narrow_avx2;
 mod hardmax;
 mod hardmax_f32;
 mod index;
@@ -183,7 +177,7 @@ pub use strided::strided_copy;
 #[cfg(not(debug_assertions))]
 pub(crate) use avx512_entry::arg_stacked_wide;
 pub(crate) use avx512_entry::{arg_rows_long, arg_rows_wide, hardmax_rows_wide};
-pub(crate) use hardmax_f32::{hardmax_blocks_f32, hardmax_narrow_f32, hardmax_rows_f32};
+pub(crate) use hardmax_f32::{hardmax_blocks_f32, hardmax_rows_f32};
 #[cfg(not(debug_assertions))]
 pub(crate) use short_rows::arg_rows_values_narrow;
 pub(crate) use short_rows::{arg_rows_narrow, hardmax_rows_narrow, reduce_rows_narrow};

@@ -321,15 +321,28 @@ fn f32_blocks_in_one_call_match_the_definition() {
     }
 }
 
-/// Hardmax of `f32` blocks the AVX-512 arg pass takes by groups of rows (128 rows and 1 MiB or
-/// more): `hardmax_blocks_f32` leaves them (nothing written) where the CPU has AVX-512, and
-/// `hardmax_lanes`, which the node then calls, finds each lane's first maximum (NaN first) by
-/// that pass: every output against the definition, with and without NaN, a partial last group,
-/// tiles of lanes that are not whole chunks, spans wider than a tile.
+/// Hardmax of `f32` blocks filled with zeros before their ones are found (`hardmax::filled_f32`:
+/// from 128 rows, or 48 where the AVX2 walk would not track the lanes, of 32 lanes or more on a
+/// CPU with AVX-512): `hardmax_blocks_f32` leaves them (nothing written), and `hardmax_lanes`,
+/// which the node then calls, finds each lane's first maximum (NaN first) by the AVX-512 arg
+/// pass: every output against the definition, with and without NaN (either sign), ties and
+/// signed zeros from the pool, a partial last group, tiles of lanes that are not whole chunks,
+/// several tiles of 1024 lanes; and blocks on either side of the row thresholds.
 #[test]
-fn hardmax_of_grouped_blocks_matches_the_definition() {
+fn hardmax_of_filled_blocks_matches_the_definition() {
     let mut g = Lcg(31);
-    for (rows, inner) in [(300, 1000), (1001, 300), (130, 2100)] {
+    let shapes = [
+        (300, 1000),
+        (1001, 300),
+        (130, 2100),
+        (128, 32),
+        (127, 40),
+        (48, 170),
+        (47, 170),
+        (60, 2100),
+        (200, 1030),
+    ];
+    for (rows, inner) in shapes {
         for nan in [false, true] {
             let mut x: std::vec::Vec<f32> =
                 (0..rows * inner).map(|_| f32_pool(&mut g, false)).collect();
@@ -339,7 +352,7 @@ fn hardmax_of_grouped_blocks_matches_the_definition() {
             }
             let mut h = std::vec![9f32; rows * inner];
             #[cfg(all(target_arch = "x86_64", not(feature = "small-code")))]
-            if super::super::arg_lanes512::groups(rows, inner) {
+            if super::super::hardmax::filled_f32::<f32>(rows, inner) {
                 assert!(!crate::kernels::hardmax_blocks_f32(&x, &mut h, rows, inner));
                 assert!(h.iter().all(|&o| o == 9.0), "{rows}x{inner}: written");
             }
