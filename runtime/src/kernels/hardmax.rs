@@ -92,14 +92,15 @@ pub fn hardmax_lanes<T: Element>(x: &[T], y: &mut [T], inner: usize) {
         }
         return;
     }
-    if !cfg!(feature = "small-code") && (rows >= SPAN_ROWS || filled_f32::<T>(rows, inner)) {
+    let filled = filled_f32::<T>(rows, inner);
+    if !cfg!(feature = "small-code") && (rows >= SPAN_ROWS || filled) {
         // The block filled with zeros in one pass, then each tile's rows found and its ones
         // stored (tiles sized to the lanes, so that a small block does not clear a large
         // tile's state).
         fill(y, T::ZERO);
         if inner <= LANES {
             store_ones::<T, LANES, LANES>(x, y, inner);
-        } else if filled_f32::<T>(rows, inner) {
+        } else if filled {
             store_ones::<T, SPAN, TILE>(x, y, inner);
         } else {
             store_ones::<T, TILE, TILE>(x, y, inner);
