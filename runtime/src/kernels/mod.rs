@@ -364,6 +364,26 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
     }
 }
 
+/// Folds row `k` of every plane into `y[k]` by the AVX-512 kernel of sixteen rows of 2 to 16
+/// `f32`s folded over planes where it takes them (`rows_f32::planes512`): how many rows
+/// it did from the first (`None` where it does not take them); the caller does the rest.
+#[inline(always)]
+pub(crate) fn fold_rows_planes_f32<T: Element, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+    plane: usize,
+    at: usize,
+) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
+    return rows_f32::planes512::fold_rows_planes::<T, D, N>(y, x, planes, plane, at);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    {
+        let _ = (y, x, planes, plane, at, core::marker::PhantomData::<D>);
+        None
+    }
+}
+
 /// Reduces each contiguous row of `R` of `x`, which holds no NaN, into `y` by the f32 row
 /// kernels of x86-64 (rows of 4 to 16, AVX2): `false` (nothing done) where they do not take
 /// them.

@@ -1,6 +1,5 @@
-//! Short contiguous rows of `f32` on x86-64, in SSE2 vectors (always present there): the
-//! reductions and arg-reductions of rows of 2 and of 4 to [`MAX_ROW`] elements, four rows at a
-//! time.
+//! Short contiguous rows of `f32` on x86-64 in SSE2 vectors (always present there): reductions
+//! and arg-reductions of rows of 2 and of 4 to [`MAX_ROW`] elements, four rows at a time.
 //!
 //! Each row is folded into one vector by the order alone (overlapping loads cover a length that
 //! is not a multiple of four: a max or min may see an element twice), then the four rows'
@@ -39,6 +38,7 @@ mod long;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod ones;
 mod pairs;
+pub(super) mod planes512;
 mod position;
 mod reduce;
 pub(super) mod short_reduce;
