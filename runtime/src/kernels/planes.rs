@@ -100,8 +100,9 @@ fn planes_small<T: Element, D: Direction, const N: usize>(
 
 /// Where the CPU has AVX-512 and rows are of 2 to 16, sixteen rows at a time folded over the
 /// planes and reduced in vector registers (`rows_f32::planes512`); otherwise, and for a block
-/// of sixteen rows with a NaN, [`tiles`]. Out of line: one call per node, and the node's other code keeps its registers (inlined,
-/// the single-plane path beside it ran ReduceMin rows of 2 1.14x slower).
+/// of sixteen rows with a NaN, [`tiles`]. Out of line: one call per node, and the node's other
+/// code keeps its registers (inlined, the single-plane path beside it ran ReduceMin rows of 2
+/// 1.14x slower).
 #[inline(never)]
 fn planes_then_rows<T: Element, D: Direction, const N: usize>(y: &mut [T], x: &[T], planes: usize) {
     let n = N;
