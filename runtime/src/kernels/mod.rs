@@ -109,6 +109,13 @@ mod reduce_lanes_small_avx2;
 mod rounded;
 // Optimized builds' row kernels (see `reduce_rows_f32`); debug builds reach only its
 // constant-length and AVX2 entry points (`rows_f32::fixed`) and compile the rest for its tests.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code"),
+    not(debug_assertions)
+))]
+mod planes512;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 mod rows_f32;
@@ -364,20 +371,31 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
     }
 }
 
-/// Folds row `k` of every plane into `y[k]` by the AVX-512 kernel of sixteen rows of 2 to 16
-/// `f32`s folded over planes where it takes them (`rows_f32::planes512`): how many rows
-/// it did from the first (`None` where it does not take them); the caller does the rest.
+/// Folds row `k` of every plane into `y[k]` by the AVX-512 kernel of blocks of rows of 2 to 16
+/// folded over the planes ([`planes512`]) where it takes them (`f32`, `f64`, 32- and 64-bit
+/// integers on a CPU with AVX-512, optimized builds): how many rows it did from the first
+/// (`None` where it does not take them); the caller does the rest.
 #[inline(always)]
-pub(crate) fn fold_rows_planes_f32<T: Element, D: Direction, const N: usize>(
+pub(crate) fn fold_rows_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],
     x: &[T],
     planes: usize,
     plane: usize,
     at: usize,
 ) -> Option<usize> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions)))]
-    return rows_f32::planes512::fold_rows_planes::<T, D, N>(y, x, planes, plane, at);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(debug_assertions))))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code"),
+        not(debug_assertions)
+    ))]
+    return planes512::fold_rows_planes::<T, D, N>(y, x, planes, plane, at);
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code"),
+        not(debug_assertions)
+    )))]
     {
         let _ = (y, x, planes, plane, at, core::marker::PhantomData::<D>);
         None

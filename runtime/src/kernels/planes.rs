@@ -56,7 +56,7 @@ pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
         }
         return;
     }
-    if planes_small::<T, D, N>(y, x, planes) {
+    if blocks_then_rows::<T, D, N>(y, x, planes) || planes_small::<T, D, N>(y, x, planes) {
         return;
     }
     reduce_planes_in::<T, D>(y, x, planes, N, |ys, tile| {
@@ -98,6 +98,45 @@ fn planes_small<T: Element, D: Direction, const N: usize>(
     }
 }
 
+/// `f64` and the 32- and 64-bit integers where the CPU has AVX-512, rows of 2 to 16: blocks of
+/// rows folded over the planes and reduced in vector registers ([`super::planes512`]), the
+/// blocks it leaves (one with a NaN, the rows under a block at the end) by the exact fold of
+/// each row's parts. `false` (nothing done) elsewhere.
+#[inline(never)]
+fn blocks_then_rows<T: Element, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+) -> bool {
+    let plane = y.len() * N;
+    if plane == 0 || planes == 0 || x.len() < planes * plane {
+        return false;
+    }
+    let mut first = 0;
+    while first < y.len() {
+        let ys = y.get_mut(first..).unwrap_or_default();
+        let Some(done) = super::fold_rows_planes::<T, D, N>(ys, x, planes, plane, first * N) else {
+            // Not taken (the same answer for every block: the type, `N` and the CPU).
+            return false;
+        };
+        first += done;
+        // A block's rows are at most sixteen.
+        let end = (first + 16).min(y.len());
+        for k in first..end {
+            if let Some(o) = y.get_mut(k) {
+                for p in 0..planes {
+                    let row = x
+                        .get(p * plane + k * N..p * plane + (k + 1) * N)
+                        .unwrap_or(&[]);
+                    *o = fold::<T, D>(*o, row);
+                }
+            }
+        }
+        first = end;
+    }
+    true
+}
+
 /// Where the CPU has AVX-512 and rows are of 2 to 16, sixteen rows at a time folded over the
 /// planes and reduced in vector registers (`rows_f32::planes512`); otherwise, and for a block
 /// of sixteen rows with a NaN, [`tiles`]. Out of line: one call per node, and the node's other
@@ -116,7 +155,7 @@ fn planes_then_rows<T: Element, D: Direction, const N: usize>(y: &mut [T], x: &[
         // Sixteen rows at a time in AVX-512 vectors, no tile, up to a block with a NaN: that
         // block (or the rows under sixteen at the end) by the tile, then on.
         let ys = y.get_mut(first..).unwrap_or_default();
-        let end = match super::fold_rows_planes_f32::<T, D, N>(ys, x, planes, plane, first * n) {
+        let end = match super::fold_rows_planes::<T, D, N>(ys, x, planes, plane, first * n) {
             Some(done) => {
                 first += done;
                 (first + 16).min(y.len())
@@ -298,262 +337,6 @@ fn fold_tile<T: Element, D: Direction>(
 }
 
 #[cfg(test)]
-mod tests {
-    extern crate std;
-    use super::*;
-    use crate::kernels::test_util::{f32_pool, fold_definition, plane_rows, Lcg};
-    use crate::{bf16, f16, Max, Min};
-    use std::vec::Vec;
-
-    fn check<const N: usize>(g: &mut Lcg, planes: usize, rows: usize, nan: bool) {
-        check_in::<Min, N>(g, planes, rows, nan);
-        check_in::<Max, N>(g, planes, rows, nan);
-    }
-
-    fn check_in<D: Direction, const N: usize>(g: &mut Lcg, planes: usize, rows: usize, nan: bool) {
-        let x: Vec<f32> = (0..planes * rows * N).map(|_| f32_pool(g, nan)).collect();
-        let identity = if D::IS_MIN {
-            f32::INFINITY
-        } else {
-            f32::NEG_INFINITY
-        };
-        let mut y = std::vec![identity; rows];
-        // A NaN already in the accumulator stays.
-        if rows > 2 {
-            y[2] = f32::NAN;
-        }
-        reduce_planes::<f32, D, N>(&mut y, &x, planes);
-        for k in 0..rows {
-            let mut want = if k == 2 { f32::NAN } else { identity };
-            for p in 0..planes {
-                for j in 0..N {
-                    let v = x[(p * rows + k) * N + j];
-                    let beats = if D::IS_MIN { v < want } else { v > want };
-                    if !want.is_nan() && (v.is_nan() || beats) {
-                        want = v;
-                    }
-                }
-            }
-            assert!(
-                y[k] == want || (y[k].is_nan() && want.is_nan()),
-                "N={N} planes={planes} rows={rows} row {k}: {} vs {want}",
-                y[k]
-            );
-        }
-    }
-
-    #[test]
-    fn planes_match_the_definition() {
-        let mut g = Lcg(3);
-        for nan in [false, true] {
-            // Tiles under sixteen elements, several tiles, a last tile that is not whole.
-            for (planes, rows) in [(1, 1), (2, 3), (5, 40), (25, 131), (3, 700), (0, 4)] {
-                check::<1>(&mut g, planes, rows, nan);
-                check::<2>(&mut g, planes, rows, nan);
-                check::<3>(&mut g, planes, rows, nan);
-                check::<4>(&mut g, planes, rows, nan);
-                check::<5>(&mut g, planes, rows, nan);
-                check::<40>(&mut g, planes, rows, nan);
-                check::<128>(&mut g, planes, rows, nan);
-                check::<300>(&mut g, planes, rows, nan);
-            }
-        }
-        let mut y = [0u8; 2];
-        reduce_planes::<u8, Max, 1>(&mut y, &[1, 7, 9, 2], 2);
-        assert_eq!(y, [9, 7]);
-    }
-
-    /// The `f32` rows of 2 to 16 that the AVX-512 kernel of sixteen rows takes
-    /// (`rows_f32::planes512`), and 1 and 17 beside them: distinct values (a wrong lane or
-    /// window shows), the specials of the pool, one NaN in one block of one plane (the kernel
-    /// leaves that block to the tile and goes on after it), NaN and finite accumulators in `y`.
-    /// Where the kernel runs it is asserted to have taken every NaN-free block before the NaN.
-    #[test]
-    fn sixteen_row_blocks_match_the_definition() {
-        fn check<D: Direction, const N: usize>(g: &mut Lcg) {
-            for planes in [1, 2, 3, 4, 9] {
-                for rows in [16, 17, 47, 160, 333] {
-                    for nan_at in [None, Some((planes - 1, 5 * rows / 7, N / 2))] {
-                        let mut x: Vec<f32> = (0..planes * rows * N)
-                            .map(|_| match g.next() % 16 {
-                                0 => f32_pool(g, false),
-                                _ => (g.next() % 100_000) as f32 * 0.125 - 6000.0,
-                            })
-                            .collect();
-                        if let Some((p, k, j)) = nan_at {
-                            x[(p * rows + k) * N + j] = f32::NAN;
-                        }
-                        let start: Vec<f32> = (0..rows)
-                            .map(|k| match k % 11 {
-                                3 => f32::NAN,
-                                5 => 100.0,
-                                _ => D::identity::<f32>(),
-                            })
-                            .collect();
-                        let mut y = start.clone();
-                        reduce_planes::<f32, D, N>(&mut y, &x, planes);
-                        for k in 0..rows {
-                            let want = fold_definition::<f32, D>(
-                                start[k],
-                                plane_rows(&x, (planes, rows, N), k),
-                            );
-                            assert!(
-                                y[k].to_bits() == want.to_bits()
-                                    || (y[k] == want && want == 0.0)
-                                    || (y[k].is_nan() && want.is_nan()),
-                                "N={N} planes={planes} rows={rows} nan {nan_at:?} row {k}: {} vs {want}",
-                                y[k]
-                            );
-                        }
-                        let mut z = start.clone();
-                        let taken = super::super::fold_rows_planes_f32::<f32, D, N>(
-                            &mut z,
-                            &x,
-                            planes,
-                            rows * N,
-                            0,
-                        );
-                        let fits = fused_runs(N);
-                        let blocks = nan_at.map_or(rows, |(_, k, _)| k) / 16 * 16;
-                        assert_eq!(taken, fits.then_some(blocks), "N={N} {planes}x{rows}");
-                        for k in 0..blocks.min(taken.unwrap_or(0)) {
-                            assert!(z[k] == y[k] || (z[k].is_nan() && y[k].is_nan()), "row {k}");
-                        }
-                    }
-                }
-            }
-        }
-        fn fused_runs(n: usize) -> bool {
-            #[cfg(all(
-                target_arch = "x86_64",
-                not(debug_assertions),
-                not(feature = "small-code")
-            ))]
-            return (2..=16).contains(&n)
-                && crate::kernels::isa::level() >= crate::kernels::isa::AVX512;
-            #[cfg(not(all(
-                target_arch = "x86_64",
-                not(debug_assertions),
-                not(feature = "small-code")
-            )))]
-            {
-                let _ = n;
-                false
-            }
-        }
-        fn both<const N: usize>(g: &mut Lcg) {
-            check::<Min, N>(g);
-            check::<Max, N>(g);
-        }
-        let mut g = Lcg(17);
-        both::<1>(&mut g);
-        both::<2>(&mut g);
-        both::<3>(&mut g);
-        both::<4>(&mut g);
-        both::<5>(&mut g);
-        both::<6>(&mut g);
-        both::<7>(&mut g);
-        both::<8>(&mut g);
-        both::<9>(&mut g);
-        both::<10>(&mut g);
-        both::<11>(&mut g);
-        both::<12>(&mut g);
-        both::<13>(&mut g);
-        both::<14>(&mut g);
-        both::<15>(&mut g);
-        both::<16>(&mut g);
-        both::<17>(&mut g);
-    }
-
-    /// `i64` and `f64` planes (the AVX2 fold of 8-byte lanes where the CPU has it) against the
-    /// same definition: rows of 1, 5 and 40 over several tiles, NaN in the planes and in `y`.
-    #[test]
-    fn eight_byte_planes_match_the_definition() {
-        fn check_wide<T: Element, D: Direction, const N: usize>(
-            g: &mut Lcg,
-            (planes, rows, nan): (usize, usize, bool),
-            from: fn(f32) -> T,
-        ) {
-            let x: Vec<T> = (0..planes * rows * N)
-                .map(|_| from(f32_pool(g, nan)))
-                .collect();
-            let mut y = std::vec![D::identity::<T>(); rows];
-            if rows > 2 && nan {
-                y[2] = from(f32::NAN);
-            }
-            let start = y.clone();
-            reduce_planes::<T, D, N>(&mut y, &x, planes);
-            for k in 0..rows {
-                let want = fold_definition::<T, D>(start[k], plane_rows(&x, (planes, rows, N), k));
-                assert!(
-                    y[k] == want || (y[k].is_nan() && want.is_nan()),
-                    "{:?} N={N} planes={planes} rows={rows} row {k}",
-                    T::DTYPE
-                );
-            }
-        }
-        let mut g = Lcg(5);
-        for nan in [false, true] {
-            for (planes, rows) in [(1, 3), (2, 5), (4, 131), (9, 700)] {
-                let (wide, int) = ((planes, rows, nan), (planes, rows, false));
-                check_wide::<f64, Max, 1>(&mut g, wide, f64::from);
-                check_wide::<f64, Min, 5>(&mut g, wide, f64::from);
-                check_wide::<f64, Max, 40>(&mut g, wide, f64::from);
-                // Saturating: the infinities become the type's extremes.
-                check_wide::<i64, Max, 5>(&mut g, int, |v| v as i64);
-                check_wide::<i64, Min, 40>(&mut g, int, |v| v as i64);
-                check_wide::<i64, Min, 1>(&mut g, int, |v| v as i64);
-            }
-        }
-    }
-
-    /// Rows longer than the tile (folded plane by plane by the row kernels) of every kind of
-    /// element against the definition: a NaN in `y` stays, else each row's first NaN over the
-    /// planes in order, else the extreme (both zeros equal); row lengths around the long-row
-    /// kernels' thresholds.
-    #[test]
-    fn long_rows_of_every_type_match_the_definition() {
-        use crate::kernels::test_util::{bf16s, bools, f16s, i32s, i8s, same, u16s, u8s};
-        fn check<T: Element, D: Direction, const N: usize>(
-            g: &mut Lcg,
-            (planes, rows): (usize, usize),
-            make: fn(&mut Lcg, bool) -> T,
-        ) {
-            for nan in [false, true] {
-                let x: Vec<T> = (0..planes * rows * N)
-                    .map(|_| {
-                        let rare = nan && g.next().is_multiple_of(50);
-                        make(g, rare)
-                    })
-                    .collect();
-                let mut y: Vec<T> = (0..rows).map(|_| make(g, false)).collect();
-                if rows > 2 && nan {
-                    y[2] = make(g, true);
-                }
-                let start = y.clone();
-                reduce_planes::<T, D, N>(&mut y, &x, planes);
-                for k in 0..rows {
-                    let want =
-                        fold_definition::<T, D>(start[k], plane_rows(&x, (planes, rows, N), k));
-                    assert!(
-                        same(y[k], want),
-                        "{:?} N={N} planes={planes} rows={rows} row {k}",
-                        T::DTYPE
-                    );
-                }
-            }
-        }
-        let mut g = Lcg(8);
-        for shape in [(1, 1), (3, 5), (7, 2)] {
-            check::<f16, Max, 257>(&mut g, shape, f16s);
-            check::<f16, Min, 400>(&mut g, shape, f16s);
-            check::<bf16, Max, 520>(&mut g, shape, bf16s);
-            check::<i32, Min, 400>(&mut g, shape, i32s);
-            check::<u16, Max, 300>(&mut g, shape, u16s);
-            check::<i8, Max, 520>(&mut g, shape, i8s);
-            check::<u8, Min, 400>(&mut g, shape, u8s);
-            check::<bool, Max, 300>(&mut g, shape, bools);
-            check::<f32, Min, 300>(&mut g, shape, f32_pool);
-        }
-    }
-}
+mod tests;
+#[cfg(test)]
+mod tests_blocks;

@@ -38,7 +38,6 @@ mod long;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod ones;
 mod pairs;
-pub(super) mod planes512;
 mod position;
 mod reduce;
 pub(super) mod short_reduce;
