@@ -23,12 +23,7 @@ struct Draw<T> {
 /// Whether the kernel takes rows of `n` of `T` here: optimized x86-64 builds without
 /// `small-code`, on a CPU with AVX-512.
 fn kernel_runs<T: Element>(n: usize) -> bool {
-    #[cfg(all(
-        target_arch = "x86_64",
-        not(debug_assertions),
-        not(feature = "small-code")
-    ))]
-    return (2..=16).contains(&n)
+    let taken = (2..=16).contains(&n)
         && matches!(
             T::DTYPE,
             crate::DType::F32
@@ -37,15 +32,20 @@ fn kernel_runs<T: Element>(n: usize) -> bool {
                 | crate::DType::U32
                 | crate::DType::I64
                 | crate::DType::U64
-        )
-        && crate::kernels::isa::level() >= crate::kernels::isa::AVX512;
+        );
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(debug_assertions),
+        not(feature = "small-code")
+    ))]
+    return taken && crate::kernels::isa::level() >= crate::kernels::isa::AVX512;
     #[cfg(not(all(
         target_arch = "x86_64",
         not(debug_assertions),
         not(feature = "small-code")
     )))]
     {
-        let _ = n;
+        let _ = taken;
         false
     }
 }
