@@ -99,9 +99,8 @@ fn planes_small<T: Element, D: Direction, const N: usize>(
 }
 
 /// `f64` and the 32- and 64-bit integers where the CPU has AVX-512, rows of 2 to 16: blocks of
-/// rows folded over the planes and reduced in vector registers ([`super::planes512`]), the
-/// blocks it leaves (one with a NaN, the rows under a block at the end) by the exact fold of
-/// each row's parts. `false` (nothing done) elsewhere.
+/// rows folded over the planes and reduced in vector registers ([`by_blocks`]), the blocks it
+/// leaves by the exact fold of each row's parts. `false` (nothing done) elsewhere.
 #[inline(never)]
 fn blocks_then_rows<T: Element, D: Direction, const N: usize>(
     y: &mut [T],
@@ -112,62 +111,65 @@ fn blocks_then_rows<T: Element, D: Direction, const N: usize>(
     if plane == 0 || planes == 0 || x.len() < planes * plane {
         return false;
     }
-    let mut first = 0;
-    while first < y.len() {
-        let ys = y.get_mut(first..).unwrap_or_default();
-        let Some(done) = super::fold_rows_planes::<T, D, N>(ys, x, planes, plane, first * N) else {
-            // Not taken (the same answer for every block: the type, `N` and the CPU).
-            return false;
-        };
-        first += done;
-        // A block's rows are at most sixteen.
-        let end = (first + 16).min(y.len());
-        for k in first..end {
-            if let Some(o) = y.get_mut(k) {
-                for p in 0..planes {
-                    let row = x
-                        .get(p * plane + k * N..p * plane + (k + 1) * N)
-                        .unwrap_or(&[]);
-                    *o = fold::<T, D>(*o, row);
-                }
+    by_blocks::<T, D, N>(y, x, planes, |ys, first| {
+        for (k, o) in (first..).zip(ys) {
+            for p in 0..planes {
+                let row = x
+                    .get(p * plane + k * N..p * plane + (k + 1) * N)
+                    .unwrap_or(&[]);
+                *o = fold::<T, D>(*o, row);
             }
         }
-        first = end;
-    }
-    true
+    })
 }
 
 /// Where the CPU has AVX-512 and rows are of 2 to 16, sixteen rows at a time folded over the
-/// planes and reduced in vector registers (`rows_f32::planes512`); otherwise, and for a block
-/// of sixteen rows with a NaN, [`tiles`]. Out of line: one call per node, and the node's other
+/// planes and reduced in vector registers ([`by_blocks`]); otherwise, and for a block of
+/// sixteen rows with a NaN, [`tiles`]. Out of line: one call per node, and the node's other
 /// code keeps its registers (inlined, the single-plane path beside it ran ReduceMin rows of 2
 /// 1.14x slower).
 #[inline(never)]
 fn planes_then_rows<T: Element, D: Direction, const N: usize>(y: &mut [T], x: &[T], planes: usize) {
-    let n = N;
-    let plane = y.len() * n;
-    if n == 0 || plane == 0 || planes == 0 || x.len() < planes * plane {
+    let plane = y.len() * N;
+    if N == 0 || plane == 0 || planes == 0 || x.len() < planes * plane {
         return;
     }
     let mut tile = [T::ZERO; F32_TILE];
+    let by_tiles = |ys: &mut [T], first: usize, tile: &mut [T; F32_TILE]| {
+        tiles::<T, D, N>(ys, x, planes, plane, first * N, tile);
+    };
+    if !by_blocks::<T, D, N>(y, x, planes, |ys, first| by_tiles(ys, first, &mut tile)) {
+        by_tiles(y, 0, &mut tile);
+    }
+}
+
+/// Rows `y` (`planes` planes of `y.len()` rows of `N` in `x`) by blocks of rows in AVX-512
+/// registers ([`super::planes512`]) from the first; each block the kernel leaves (one with a
+/// NaN, the rows under a block at the end: at most sixteen rows) by `rest(rows, first row)`,
+/// then on. `false` (nothing done) where the kernel does not take these rows (the type, `N`,
+/// the CPU: the same answer for every block).
+#[inline(always)]
+fn by_blocks<T: Element, D: Direction, const N: usize>(
+    y: &mut [T],
+    x: &[T],
+    planes: usize,
+    mut rest: impl FnMut(&mut [T], usize),
+) -> bool {
+    let plane = y.len() * N;
     let mut first = 0;
     while first < y.len() {
-        // Sixteen rows at a time in AVX-512 vectors, no tile, up to a block with a NaN: that
-        // block (or the rows under sixteen at the end) by the tile, then on.
         let ys = y.get_mut(first..).unwrap_or_default();
-        let end = match super::fold_rows_planes::<T, D, N>(ys, x, planes, plane, first * n) {
-            Some(done) => {
-                first += done;
-                (first + 16).min(y.len())
-            }
-            None => y.len(),
+        let Some(done) = super::fold_rows_planes::<T, D, N>(ys, x, planes, plane, first * N) else {
+            return false;
         };
-        let Some(ys) = y.get_mut(first..end) else {
-            return;
-        };
-        tiles::<T, D, N>(ys, x, planes, plane, first * n, &mut tile);
+        first += done;
+        let end = (first + 16).min(y.len());
+        if let Some(ys) = y.get_mut(first..end) {
+            rest(ys, first);
+        }
         first = end;
     }
+    true
 }
 
 /// Folds rows `y` (from element `from` of every plane of `plane` elements, rows of `N`) over
