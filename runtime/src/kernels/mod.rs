@@ -372,7 +372,7 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
 }
 
 /// Folds row `k` of every plane into `y[k]` by the AVX-512 kernel of blocks of rows of 2 to 16
-/// folded over the planes ([`planes512`]) where it takes them (`f32`, `f64`, 32- and 64-bit
+/// folded over the planes (`planes512`) where it takes them (`f32`, `f64`, 32- and 64-bit
 /// integers on a CPU with AVX-512, optimized builds): how many rows it did from the first
 /// (`None` where it does not take them); the caller does the rest.
 #[inline(always)]

@@ -35,7 +35,7 @@ const F32_TILE: usize = 1024;
 /// rows that the x86-64 row kernels take (2 to 128), the tile holds 1024 elements and both
 /// steps are those kernels': sixteen lanes at a time down the planes in vector registers (AVX2
 /// where the CPU has it), then the tile's rows; rows of 2 to 16 on a CPU with AVX-512 skip the
-/// tile, sixteen rows at a time in registers (`rows_f32::planes512`: `[2, 52428, 5]` 1.38-1.44x
+/// tile, sixteen rows at a time in registers (`planes512`: `[2, 52428, 5]` 1.38-1.44x
 /// of the stream -> 1.15-1.19x, `[4, 26214, 5]` 1.20-1.22x -> 1.07-1.10x).
 #[inline]
 pub fn reduce_planes<T: Element, D: Direction, const N: usize>(
@@ -144,7 +144,7 @@ fn planes_then_rows<T: Element, D: Direction, const N: usize>(y: &mut [T], x: &[
 }
 
 /// Rows `y` (`planes` planes of `y.len()` rows of `N` in `x`) by blocks of rows in AVX-512
-/// registers ([`super::planes512`]) from the first; each block the kernel leaves (one with a
+/// registers (`planes512`) from the first; each block the kernel leaves (one with a
 /// NaN, the rows under a block at the end: at most sixteen rows) by `rest(rows, first row)`,
 /// then on. `false` (nothing done) where the kernel does not take these rows (the type, `N`,
 /// the CPU: the same answer for every block).
