@@ -1,5 +1,5 @@
 //! Zeroed values on the heap without a copy on the stack, for the tensor structs of generated
-//! modules ([`crate::Tensors::new_boxed`]).
+//! modules (`Tensors::new_boxed`, with the `alloc` feature).
 
 /// Types for which all-zero bytes are a valid value: the element types, arrays of them, and the
 /// tensor structs generated modules declare through `__tensors!` (which checks every field).
