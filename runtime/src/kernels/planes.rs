@@ -144,9 +144,9 @@ fn planes_then_rows<T: Element, D: Direction, const N: usize>(y: &mut [T], x: &[
 }
 
 /// Rows `y` (`planes` planes of `y.len()` rows of `N` in `x`) by blocks of rows in AVX-512
-/// registers (`planes512`) from the first; each block the kernel leaves (one with a
-/// NaN, the rows under a block at the end: at most sixteen rows) by `rest(rows, first row)`,
-/// then on. `false` (nothing done) where the kernel does not take these rows (the type, `N`,
+/// registers (`planes512`: a vector's lanes of rows) from the first; each block the kernel
+/// leaves (one with a NaN, the rows under a block at the end) by `rest(rows, first row)`, then
+/// on. `false` (nothing done) where the kernel does not take these rows (the type, `N`,
 /// the CPU: the same answer for every block).
 #[inline(always)]
 fn by_blocks<T: Element, D: Direction, const N: usize>(
@@ -163,7 +163,7 @@ fn by_blocks<T: Element, D: Direction, const N: usize>(
             return false;
         };
         first += done;
-        let end = (first + 16).min(y.len());
+        let end = (first + 64 / size_of::<T>().max(1)).min(y.len());
         if let Some(ys) = y.get_mut(first..end) {
             rest(ys, first);
         }

@@ -1,5 +1,5 @@
 //! The blocks of rows of 2 to 16 that the AVX-512 kernel folds over the planes in registers
-//! ([`crate::kernels::planes512`]: `f32`, `f64`, `i32`, `u32`, `i64`, `u64`), through
+//! (`planes512`: every type but the 1- and 2-byte ones' rows over 11), through
 //! [`reduce_planes`], against the definition; where the kernel runs, it is asserted to have
 //! taken every block before the first NaN.
 
@@ -21,24 +21,18 @@ struct Draw<T> {
 }
 
 /// Whether the kernel takes rows of `n` of `T` here: optimized x86-64 builds without
-/// `small-code`, on a CPU with AVX-512.
+/// `small-code`, on a CPU with AVX-512 (and VBMI for 1-byte types); rows of 2 to 16, of 2 to
+/// 11 for 1- and 2-byte types.
 fn kernel_runs<T: Element>(n: usize) -> bool {
-    let taken = (2..=16).contains(&n)
-        && matches!(
-            T::DTYPE,
-            crate::DType::F32
-                | crate::DType::F64
-                | crate::DType::I32
-                | crate::DType::U32
-                | crate::DType::I64
-                | crate::DType::U64
-        );
+    let taken = (2..=if size_of::<T>() <= 2 { 11 } else { 16 }).contains(&n);
     #[cfg(all(
         target_arch = "x86_64",
         not(debug_assertions),
         not(feature = "small-code")
     ))]
-    return taken && crate::kernels::isa::level() >= crate::kernels::isa::AVX512;
+    return taken
+        && crate::kernels::isa::level() >= crate::kernels::isa::AVX512
+        && (size_of::<T>() > 1 || crate::kernels::isa::vbmi());
     #[cfg(not(all(
         target_arch = "x86_64",
         not(debug_assertions),
@@ -56,7 +50,7 @@ fn same<T: Element>(a: T, b: T) -> bool {
 
 fn check<T: Element, D: Direction, const N: usize>(g: &mut Lcg, draw: &Draw<T>) {
     for planes in [1, 2, 3, 4, 9] {
-        for rows in [8, 16, 17, 47, 160, 333] {
+        for rows in [8, 16, 17, 47, 64, 160, 333] {
             let nans = match draw.nan {
                 Some(_) => std::vec![None, Some((planes - 1, 5 * rows / 7, N / 2))],
                 None => std::vec![None],
@@ -85,7 +79,7 @@ fn check<T: Element, D: Direction, const N: usize>(g: &mut Lcg, draw: &Draw<T>) 
                 let mut z = start.clone();
                 let taken =
                     crate::kernels::fold_rows_planes::<T, D, N>(&mut z, &x, planes, rows * N, 0);
-                let block = if size_of::<T>() == 8 { 8 } else { 16 };
+                let block = 64 / size_of::<T>();
                 let blocks = nan_at.map_or(rows, |(_, k, _)| k) / block * block;
                 let want = kernel_runs::<T>(N).then_some(blocks);
                 assert_eq!(taken, want, "{ctx} nan {nan_at:?}");
@@ -211,6 +205,100 @@ fn i64_and_u64_blocks_match_the_definition() {
             },
             nan: None,
             big: 3 << 62,
+        },
+    );
+}
+
+#[test]
+fn byte_blocks_match_the_definition() {
+    every_n::<u8>(
+        23,
+        &Draw {
+            // Over 127 half the time: a signed compare shows.
+            value: |g| g.next() as u8,
+            nan: None,
+            big: 250,
+        },
+    );
+    every_n::<i8>(
+        24,
+        &Draw {
+            value: |g| g.next() as i8,
+            nan: None,
+            big: 120,
+        },
+    );
+    every_n::<bool>(
+        25,
+        &Draw {
+            value: |g| g.next().is_multiple_of(7),
+            nan: None,
+            big: true,
+        },
+    );
+}
+
+#[test]
+fn i16_and_u16_blocks_match_the_definition() {
+    every_n::<i16>(
+        26,
+        &Draw {
+            value: |g| g.next() as i16,
+            nan: None,
+            big: 30_000,
+        },
+    );
+    every_n::<u16>(
+        27,
+        &Draw {
+            value: |g| g.next() as u16,
+            nan: None,
+            big: 60_000,
+        },
+    );
+}
+
+/// Any bits of a two-byte float but a NaN's (then the infinity of that sign), now and then one
+/// of the specials; negative values' keys are their magnitudes reversed (a sign lost shows).
+fn half_bits(g: &mut Lcg, inf: u16) -> u16 {
+    let bits = match g.next() % 16 {
+        0 => [
+            0,
+            0x8000,
+            inf,
+            0x8000 | inf,
+            inf - 1,
+            0x8000 | (inf - 1),
+            1,
+            0x8001,
+        ][(g.next() % 8) as usize],
+        _ => g.next() as u16,
+    };
+    if bits & 0x7fff > inf {
+        bits & 0x8000 | inf
+    } else {
+        bits
+    }
+}
+
+#[test]
+fn half_blocks_match_the_definition() {
+    use crate::{bf16, f16};
+    every_n::<f16>(
+        28,
+        &Draw {
+            value: |g| f16::from_bits(half_bits(g, 0x7c00)),
+            // A negative NaN: the lowest key, which a fold of keys would never pick for Max.
+            nan: Some(f16::from_bits(0xfe00)),
+            big: f16::from_f32(30_000.0),
+        },
+    );
+    every_n::<bf16>(
+        29,
+        &Draw {
+            value: |g| bf16::from_bits(half_bits(g, 0x7f80)),
+            nan: Some(bf16::from_bits(0x7fc1)),
+            big: bf16::from_f32(1.0e30),
         },
     );
 }
