@@ -56,7 +56,8 @@ type Entry<T> = unsafe fn(&mut [T], &[T], usize, usize, usize) -> usize;
 /// (rows of 2 to 16 of the types the module names, to [`NARROW_MAX_ROW`] of 1- and 2-byte
 /// ones, on a CPU with AVX-512, 1-byte types with VBMI): how many rows it did, from the
 /// first, a multiple of the block (`64 / size_of::<T>()` rows), stopping before a block that
-/// holds a NaN in any plane and before the rows under a block at the end; `None` (nothing done) elsewhere. The caller's exact path does the rest.
+/// holds a NaN in any plane and before the rows under a block at the end; `None` (nothing
+/// done) elsewhere. The caller's exact path does the rest.
 #[inline(always)]
 pub(in crate::kernels) fn fold_rows_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],

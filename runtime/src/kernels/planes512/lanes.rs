@@ -32,7 +32,8 @@ pub(super) trait Wide {
 }
 
 macro_rules! wide {
-    ($($(#[$doc:meta])* $t:ident: $size:literal $float:literal $signed:literal $half:literal;)*) => {$(
+    ($($(#[$doc:meta])* $t:ident: $size:literal $float:literal $signed:literal $half:literal;)*) =>
+    {$(
         $(#[$doc])*
         pub(super) struct $t;
         impl Wide for $t {
