@@ -27,8 +27,8 @@ use crate::{DType, Direction, Element};
 mod lanes;
 
 use lanes::{
-    blend, indexes, key, load, nans2, permute, pick, settle, shifted, store, Bf16s, F16s, F32s,
-    F64s, I16s, I32s, I64s, I8s, U16s, U32s, U64s, U8s, Wide,
+    blend, half_nan_flags, indexes, key, load, nans2, permute, pick, pick_other, settle, shifted,
+    signs16, store, Bf16s, F16s, F32s, F64s, I16s, I32s, I64s, I8s, U16s, U32s, U64s, U8s, Wide,
 };
 
 /// The shortest rows this kernel takes.
@@ -154,6 +154,8 @@ fn block<K: Wide, D: Direction, T, const N: usize>(
 ) -> Option<[__m512i; N]> {
     let l = K::LANES;
     let mut v = [_mm512_setzero_si512(); N];
+    // f16 and bf16: the keys folded the other way too, for their NaNs (`half_nan_flags`).
+    let mut other = [_mm512_setzero_si512(); N];
     let mut bad = 0u64;
     for p in 0..planes {
         let start = p.checked_mul(plane)?.checked_add(from)?;
@@ -163,18 +165,30 @@ fn block<K: Wide, D: Direction, T, const N: usize>(
             // SAFETY: `c` holds a vector of `T` (64 bytes).
             *w = unsafe { load(c.as_ptr()) };
         }
-        if K::FLOAT || K::HALF != 0 {
+        if K::FLOAT {
             for pair in w.chunks(2) {
                 bad |= nans2::<K>(pair[0], *pair.last().unwrap_or(&pair[0]));
             }
         }
-        for (v, w) in v.iter_mut().zip(w) {
-            *v = if p == 0 {
-                key::<K>(w)
+        for ((v, o), w) in v.iter_mut().zip(&mut other).zip(w) {
+            let k = key::<K>(w);
+            if p == 0 {
+                (*v, *o) = (k, k);
             } else {
-                pick::<K, D>(key::<K>(w), *v)
-            };
+                *v = pick::<K, D>(k, *v);
+                if K::HALF != 0 {
+                    *o = pick_other::<K, D>(k, *o);
+                }
+            }
         }
+    }
+    if K::HALF != 0 {
+        let mut flags = _mm512_setzero_si512();
+        for (&v, &o) in v.iter().zip(&other) {
+            let (high, low) = if D::IS_MIN { (o, v) } else { (v, o) };
+            flags = half_nan_flags::<K>(high, low, flags);
+        }
+        bad |= signs16(flags);
     }
     (bad == 0).then_some(v)
 }

@@ -17,7 +17,8 @@
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
 //!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of two and
 //!   three of the other types with the reduced axis last and in the middle; every type's rows of 12 to
-//!   31 with the reduced axis last; every type's middle axis over blocks of five lanes), to look
+//!   31 with the reduced axis last; every type's two axes apart over planes of rows of three and
+//!   four; every type's middle axis over blocks of five lanes), to look
 //!   for weak spots outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
@@ -62,6 +63,11 @@ const BREADTH_TINY_ROWS: [usize; 2] = [2, 3];
 /// The environment variable that keeps, at build time, only the cells whose names contain one
 /// of its `|`-separated parts (a quicker build for comparing kernels on a few cells).
 pub const ONLY_VAR: &str = "ONNX_AOT_MATRIX_ONLY";
+
+/// The row lengths of the breadth group's reductions over two axes apart, every type: planes
+/// of two to four of rows of three or four (`[2, K, 3]`, `[3, K, 3]`, `[3, K, 4]`,
+/// `[4, K, 4]`), where each row's parts are a few bytes in each plane.
+const BREADTH_APART_ROWS: [usize; 4] = [6, 9, 12, 16];
 
 /// The row lengths of the breadth group's short contiguous rows (the reduced axis last), every
 /// type: where the kernels for rows of a few vectors choose between searching each row and
@@ -446,6 +452,13 @@ fn cells() -> Vec<Cell> {
                 if layout == Layout::Last {
                     for row in BREADTH_SHORT_ROWS {
                         push(op, Dt::F32, layout, row, "breadth");
+                    }
+                }
+                for &dtype in [Dt::F32].iter().chain(op.other_types()) {
+                    if layout == Layout::Apart {
+                        for row in BREADTH_APART_ROWS {
+                            push(op, dtype, layout, row, "breadth");
+                        }
                     }
                 }
                 for &dtype in op.other_types() {
