@@ -16,10 +16,10 @@
 //!   pool);
 //! - **breadth**, only when [`BREADTH_VAR`] is set at build time: one op of each kernel family
 //!   over every type, layout and more row lengths (f32 the ones the sweep lacks; rows of two and
-//!   three of the other types with the reduced axis last and in the middle; every type's rows of 12 to
-//!   31 with the reduced axis last; every type's two axes apart over planes of rows of three and
-//!   four; every type's middle axis over blocks of five lanes), to look
-//!   for weak spots outside the table's cells.
+//!   three of the other types with the reduced axis last and in the middle; every type's rows of
+//!   12 to 31 with the reduced axis last; every type's two axes apart over planes of rows of
+//!   three and four; every type's middle axis over blocks of five lanes), to look for weak spots
+//!   outside the table's cells.
 //!
 //! Every input is about [`BYTES`] large (many rows for short row lengths), so that a cell takes
 //! around a millisecond; the samples keep their real shapes.
