@@ -372,9 +372,10 @@ pub(crate) fn fold_planes_f32<T: Element, D: Direction>(
 }
 
 /// Folds row `k` of every plane into `y[k]` by the AVX-512 kernel of blocks of rows of 2 to 16
-/// folded over the planes (`planes512`) where it takes them (`f32`, `f64`, 32- and 64-bit
-/// integers on a CPU with AVX-512, optimized builds): how many rows it did from the first
-/// (`None` where it does not take them); the caller does the rest.
+/// folded over the planes (`planes512`) where it takes them (every numeric type and bool on a
+/// CPU with AVX-512, 1-byte types with VBMI, rows of 1- and 2-byte types to 11; optimized
+/// builds): how many rows it did from the first (`None` where it does not take them); the
+/// caller does the rest.
 #[inline(always)]
 pub(crate) fn fold_rows_planes<T: Element, D: Direction, const N: usize>(
     y: &mut [T],

@@ -98,9 +98,10 @@ fn planes_small<T: Element, D: Direction, const N: usize>(
     }
 }
 
-/// `f64` and the 32- and 64-bit integers where the CPU has AVX-512, rows of 2 to 16: blocks of
-/// rows folded over the planes and reduced in vector registers ([`by_blocks`]), the blocks it
-/// leaves by the exact fold of each row's parts. `false` (nothing done) elsewhere.
+/// Every type but `f32` where the CPU has AVX-512 (1-byte types with VBMI), rows of 2 to 16
+/// (to 11 of 1- and 2-byte types): blocks of rows folded over the planes and reduced in vector
+/// registers ([`by_blocks`]), the blocks it leaves by the exact fold of each row's parts.
+/// `false` (nothing done) elsewhere.
 #[inline(never)]
 fn blocks_then_rows<T: Element, D: Direction, const N: usize>(
     y: &mut [T],
