@@ -1,18 +1,19 @@
 //! ReduceMax and ReduceMin of contiguous rows of [`MIN_ROW`] to [`MAX_ROW`] elements of every
-//! numeric type but the two-byte floats' conversions (`u8`, `i8`, bool, `u16`, `i16`, f16 and
-//! bf16 by order keys, `f32`, `i32`, `u32`, `f64`, `i64`, `u64`), each row folded over planes
+//! numeric type and bool (`u8`, `i8`, bool, `u16`, `i16`, f16 and bf16 by order keys, `f32`,
+//! `i32`, `u32`, `f64`, `i64`, `u64`; 1- and 2-byte rows to 11), each row folded over planes
 //! first (`[P, K, N]` over the first and the last axis), in 64-byte AVX-512 vectors, a block of
 //! rows at a time (as many rows as a vector has lanes: 64, 32, 16 or 8), for CPUs that have
 //! them (checked here; 1-byte lanes also need VBMI).
 //!
 //! A block of `L` rows of `N` (`L` the lanes of a vector) is `N` vectors. Each plane's `N`
-//! vectors are loaded and folded into the first plane's by the order alone, floats with an
-//! unordered compare of every two into a mask looking for NaN (f16 and bf16 by their
-//! magnitudes; a block with one is left to the caller's exact path). The extreme of each window
-//! of `N` elements is then built in place across the `N` vectors by doubling (windows of 2, 4,
-//! 8: the vectors shifted by one lane-aligning instruction or two-vector permute each, then the
-//! last window of `N` from two overlapping ones), and the windows that start a row (lanes `0,
-//! N, 2N, ...`) are picked into one vector by two-vector permutes, one per two vectors. No tile
+//! vectors are loaded and folded into the first plane's by the order alone, `f32` and `f64`
+//! with an unordered compare of every two into a mask looking for NaN (f16 and bf16 from their
+//! keys folded both ways, once a block; a block with a NaN is left to the caller's exact path).
+//! The extreme of each window of `N` elements is then built in place across the `N` vectors by
+//! doubling (windows of 2, 4, 8: the vectors shifted by one lane-aligning instruction or
+//! two-vector permute each, then the last window of `N` from two overlapping ones), and the
+//! windows that start a row (lanes `0, N, 2N, ...`) are picked into one vector by two-vector
+//! permutes, one per two vectors. No tile
 //! in memory: the planes' loads and the rows' shuffles of one block overlap in the core, where
 //! the `f32` tile of [`reduce_planes`](crate::kernels::reduce_planes) folded 4 KiB of planes and
 //! then reduced its rows with the memory idle (`[2, 52428, 5]` 1.38-1.44x of the stream against
