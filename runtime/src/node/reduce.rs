@@ -81,7 +81,7 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
     }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
-        avx512 super::wide::wide_f64::<T>();
+        avx512 super::wide::wide_avx512::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
         kernels::reduce_lane_blocks_fresh::<T, D>(y, x, (xs, ys));
     });
@@ -99,7 +99,7 @@ pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: us
     }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
-        avx512 super::wide::wide_f64::<T>();
+        avx512 super::wide::wide_avx512::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
         if xs > 0 && ys > 0 {
             for (x, y) in x.chunks_exact(xs).zip(y.chunks_exact_mut(ys)) {
