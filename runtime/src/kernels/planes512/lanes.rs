@@ -126,9 +126,9 @@ pub(super) fn nans2<K: Wide>(a: __m512i, b: __m512i) -> u64 {
 /// `flags` with the sign bit set in lanes where f16 or bf16 keys `high` (folded by Max) or
 /// `low` (by Min) are a NaN's: keys of NaNs lie above the positive infinity's or below the
 /// negative one's, so a block's two folds hold one exactly where a lane of it did (checked once
-/// a block, not each load; saturating adds and a logic op, which leave the shuffle port to the
-/// windows: compares into masks took it, at 1.45x of the stream for f16 rows of 3 over two
-/// planes).
+/// a block, not each load; a saturating subtract, an add and a logic op, which leave the
+/// shuffle port to the windows: compares into masks took it, at 1.45x of the stream for f16
+/// rows of 3 over two planes).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) fn half_nan_flags<K: Wide>(high: __m512i, low: __m512i, flags: __m512i) -> __m512i {
