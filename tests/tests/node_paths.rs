@@ -9,10 +9,11 @@
 //! a tenth of the time), they are the optimized shims, with the kernels that
 //! `kernel_paths.rs` checks one by one inlined at constant sizes, and on a CPU with AVX2 the
 //! strided shims' AVX2 builds (`node/wide.rs`: blocks of 8 rows and more, lanes of 64 and more,
-//! nodes of 256 elements and more, all reached by the shapes below), on a CPU with AVX-512 both
-//! those and the AVX-512 builds (`each_build`); `cargo test --benches` runs the optimized calls
-//! over the benchmark matrix against its own reference. Inputs come from small pools (ties),
-//! with NaN of both signs, ±inf, ±0 and the types' extremes.
+//! of 16 and more for 64-bit types, nodes of 256 elements and more, all reached by the shapes
+//! below), on a CPU with AVX-512 both those and the AVX-512 builds (`each_build`); `cargo test
+//! --benches` runs the optimized calls over the benchmark matrix against its own reference.
+//! Inputs come from small pools (ties), with NaN of both signs, ±inf, ±0 and the types'
+//! extremes.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -80,7 +80,7 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
         return;
     }
     #[cfg(not(debug_assertions))]
-    wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
+    wide!(super::wide::enough::<T>(x.len()) && super::wide::lanes_twin::<T>(ys);
         avx512 super::wide::wide_avx512::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
         kernels::reduce_lane_blocks_fresh::<T, D>(y, x, (xs, ys));
@@ -98,7 +98,7 @@ pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: us
         return;
     }
     #[cfg(not(debug_assertions))]
-    wide!(super::wide::enough::<T>(x.len()) && ys >= super::wide::LANES;
+    wide!(super::wide::enough::<T>(x.len()) && super::wide::lanes_twin::<T>(ys);
         avx512 super::wide::wide_avx512::<T>();
         [T: Thin, D: Direction] [T, D] (y: &mut [T], x: &[T], xs: usize, ys: usize) -> () {
         if xs > 0 && ys > 0 {

@@ -11,15 +11,16 @@
 //!
 //! Which shims have a twin is measured (the benchmark matrix, `tests/benches/matrix.rs`, on a
 //! 2-core Xeon with AVX-512 and AVX2): strided arg-reductions of [`ROWS`] rows and more, strided
-//! reductions of [`LANES`] lanes and more, the narrow-lane kernels of both, and strided Hardmax
-//! ran 1.05–2.5x faster through the twin (i64/i32 along the leading axis 2–2.5x, f32 along the
-//! leading axis over 20 to 80 rows 1.5x), and so did contiguous arg-reductions over rows of 32 to
-//! 128 (`arg_row_wide`, a path of its own, inlined whole: rows of 80 1.2x), and Hardmax over
-//! contiguous rows of 64-bit types at any length (f64 rows of 1000 1.04–1.07x, i64 1.3–1.5x:
-//! SSE2 has two such lanes a vector and no 64-bit integer compare). The other row kernels,
-//! the planes kernel and narrow Hardmax (but for 64-bit types) did not gain or lost (their
-//! per-row helpers are out of line, compiled once without AVX2 and entered from AVX2 code), nor
-//! did f16 and bf16, whose kernels are out of line: they keep one build.
+//! reductions of 64 lanes and more (16 and more of 64-bit types: [`lanes_twin`]), the narrow-lane
+//! kernels of both, and strided Hardmax ran 1.05–2.5x faster through the twin (i64/i32 along the
+//! leading axis 2–2.5x, f32 along the leading axis over 20 to 80 rows 1.5x; 64-bit types over 16
+//! to 48 lanes 1.3-2x, from L2), and so did contiguous arg-reductions over rows of 32 to 128
+//! (`arg_row_wide`, a path of its own, inlined whole: rows of 80 1.2x), and Hardmax over
+//! contiguous rows of 64-bit types at any length (f64 rows of 1000 1.04–1.07x, i64 1.3–1.5x: SSE2
+//! has two such lanes a vector and no 64-bit integer compare). The other row kernels, the planes
+//! kernel and narrow Hardmax (but for 64-bit types) did not gain or lost (their per-row helpers
+//! are out of line, compiled once without AVX2 and entered from AVX2 code), nor did f16 and bf16,
+//! whose kernels are out of line: they keep one build.
 //!
 //! The strided arg-reductions (all three forms) and the strided reductions of `f32` and `f64`
 //! also have an **AVX-512 twin** (`avx2,avx512f,avx512bw,avx512vl,avx512dq`), taken on CPUs
@@ -46,7 +47,7 @@
     not(feature = "small-code"),
     not(debug_assertions)
 ))]
-pub(crate) use twins::{enough, level, wide_avx512, AVX2, AVX512, LANES, ROWS};
+pub(crate) use twins::{enough, lanes_twin, level, wide_avx512, AVX2, AVX512, ROWS};
 
 /// Keeps this process's run-time choice of instruction set at `level` or narrower: 0 the
 /// shims as written (no twins), 1 at most AVX2 (no AVX-512 twin or kernel), 2 or more whatever
@@ -79,7 +80,19 @@ mod twins {
     /// the twin was 1.2–1.3x slower: half as many independent chains of max/min).
     pub(crate) const LANES: usize = 64;
 
+    /// Strided reductions of 64-bit types take their twins from this many lanes: SSE2 has no
+    /// 64-bit integer compare (the shim as written took 1.41-1.57x of the stream for `i64`
+    /// `[16, 1000, 16]` along axis 1, 1.36-1.50x of a read-and-write pass).
+    pub(crate) const LANES_64: usize = 16;
+
     pub(crate) use crate::kernels::isa::{level, AVX2, AVX512};
+
+    /// Whether a strided reduction of `T` over rows of `ys` lanes may take its twins: from
+    /// [`LANES`] lanes, or [`LANES_64`] for the types of [`wide_avx512`].
+    #[inline(always)]
+    pub(crate) const fn lanes_twin<T: crate::Element>(ys: usize) -> bool {
+        ys >= LANES || (ys >= LANES_64 && wide_avx512::<T>())
+    }
 
     /// Whether a node of `T` reading `len` elements may take its twin: large enough, not
     /// f16/bf16.
@@ -111,7 +124,8 @@ mod twins {
 /// twin, taken where `when512` holds too (which kernels gain from it was measured). The twins
 /// run `body`, or their own body where the two should call different forms of a kernel (one
 /// left to the optimizer's inlining, one always inlined: a twin must inline its kernels, or it
-/// runs them as built without AVX2, and slower for the switch). `when` is only compiled where a twin can exist.
+/// runs them as built without AVX2, and slower for the switch). `when` is only compiled where a
+/// twin can exist.
 #[cfg(not(debug_assertions))]
 macro_rules! wide {
     (
