@@ -2,13 +2,13 @@
 //! shims: each does nothing and says so where its kernel is not built (off x86-64, and with
 //! `small-code`) or does not take the rows.
 
+use super::Index;
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "sse2",
     not(feature = "small-code")
 ))]
-use super::thin512;
-use super::Index;
+use super::{isa, lanes64_512, thin512};
 use crate::{Direction, Element};
 
 /// The first index (with `LAST` the last) of the best of `D` of each contiguous row of `c` of
@@ -124,4 +124,35 @@ pub(crate) fn hardmax_rows_wide<T: Element>(x: &[T], y: &mut [T], c: usize) -> b
         let _ = (x, y, c);
         false
     }
+}
+
+/// Each block of `xs` elements of `x` (rows of `ys` lanes) reduced down its rows into its
+/// block of `ys` elements of `y` (from the identity when `fresh`, else folded into `y`) by the
+/// AVX-512 kernel of 64-bit integer lanes (`lanes64_512`: `i64` and `u64`, at least one whole
+/// row a block) where the CPU has it: `true`, else `false` (nothing written), and always with
+/// `small-code` or off x86-64.
+#[cfg_attr(
+    any(feature = "small-code", not(target_arch = "x86_64")),
+    allow(clippy::extra_unused_type_parameters)
+)]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+#[inline(always)]
+pub(crate) fn reduce_lanes_64<T: Element, D: Direction>(
+    y: &mut [T],
+    x: &[T],
+    (xs, ys): (usize, usize),
+    fresh: bool,
+) -> bool {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "small-code")
+    ))]
+    if lanes64_512::takes::<T>() && ys > 0 && xs >= ys && isa::level() >= isa::AVX512 {
+        // SAFETY: `level` found AVX-512 F, BW, VL and DQ; `T` is `i64` or `u64`; `xs >= ys > 0`.
+        unsafe { lanes64_512::reduce_blocks::<T, D>(y, x, (xs, ys), fresh) };
+        return true;
+    }
+    let _ = (y, x, xs, ys, fresh);
+    false
 }

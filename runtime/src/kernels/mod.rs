@@ -96,6 +96,13 @@ pub(crate) mod isa;
     not(feature = "small-code")
 ))]
 mod lane_walk_avx2;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
+#[cfg_attr(debug_assertions, allow(dead_code))]
+mod lanes64_512;
 mod mid_rows;
 pub(crate) mod narrow;
 mod planes;
@@ -181,9 +188,9 @@ pub use rounded::{arg_row_rounded, Narrowing};
 pub use shared::{copy, fill, split2};
 pub use strided::strided_copy;
 
-#[cfg(not(debug_assertions))]
-pub(crate) use avx512_entry::arg_stacked_wide;
 pub(crate) use avx512_entry::{arg_rows_long, arg_rows_wide, hardmax_rows_wide};
+#[cfg(not(debug_assertions))]
+pub(crate) use avx512_entry::{arg_stacked_wide, reduce_lanes_64};
 pub(crate) use hardmax_f32::{hardmax_blocks_f32, hardmax_rows_f32};
 #[cfg(not(debug_assertions))]
 pub(crate) use short_rows::arg_rows_values_narrow;

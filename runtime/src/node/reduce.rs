@@ -75,8 +75,11 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
         };
         (y, x)
     };
+    // 1-, 2- and 4-byte types in AVX2, `i64` and `u64` in AVX-512, where the CPU has them.
     #[cfg(not(debug_assertions))]
-    if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), true) {
+    if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), true)
+        || kernels::reduce_lanes_64::<T, D>(y, x, (xs, ys), true)
+    {
         return;
     }
     #[cfg(not(debug_assertions))]
@@ -94,7 +97,9 @@ pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: us
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
-    if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), false) {
+    if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), false)
+        || kernels::reduce_lanes_64::<T, D>(y, x, (xs, ys), false)
+    {
         return;
     }
     #[cfg(not(debug_assertions))]
@@ -125,6 +130,11 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
     let (Some(y), Some(x)) = (y.get_mut(done * C..), x.get(done * xs..)) else {
         return;
     };
+    // `i64` and `u64` in AVX-512, where the CPU has it (one masked vector a row).
+    #[cfg(not(debug_assertions))]
+    if kernels::reduce_lanes_64::<T, D>(y, x, (xs, C), true) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len());
         [T: Thin, D: Direction, const C: usize, const W: usize] [T, D, C, W]
@@ -167,6 +177,10 @@ pub fn fold_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize>(
 ) {
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, C), (D::IS_MIN, false));
+    #[cfg(not(debug_assertions))]
+    if kernels::reduce_lanes_64::<T, D>(y, x, (xs, C), false) {
+        return;
+    }
     #[cfg(not(debug_assertions))]
     wide!(super::wide::enough::<T>(x.len());
         [T: Thin, D: Direction, const C: usize, const W: usize] [T, D, C, W]

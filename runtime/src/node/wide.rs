@@ -82,16 +82,17 @@ mod twins {
 
     /// Strided reductions of 64-bit types take their twins from this many lanes: SSE2 has no
     /// 64-bit integer compare (the shim as written took 1.41-1.57x of the stream for `i64`
-    /// `[16, 1000, 16]` along axis 1, 1.36-1.50x of a read-and-write pass).
+    /// `[16, 1000, 16]` along axis 1, 1.36-1.50x of a read-and-write pass). Where the CPU has
+    /// AVX-512, `i64` and `u64` take their own kernel before (`kernels::reduce_lanes_64`).
     pub(crate) const LANES_64: usize = 16;
 
     pub(crate) use crate::kernels::isa::{level, AVX2, AVX512};
 
     /// Whether a strided reduction of `T` over rows of `ys` lanes may take its twins: from
-    /// [`LANES`] lanes, or [`LANES_64`] for the types of [`wide_avx512`].
+    /// [`LANES`] lanes, or [`LANES_64`] for 64-bit types.
     #[inline(always)]
     pub(crate) const fn lanes_twin<T: crate::Element>(ys: usize) -> bool {
-        ys >= LANES || (ys >= LANES_64 && wide_avx512::<T>())
+        ys >= LANES || (ys >= LANES_64 && wide_64::<T>())
     }
 
     /// Whether a node of `T` reading `len` elements may take its twin: large enough, not
@@ -101,13 +102,19 @@ mod twins {
         len >= FROM && !matches!(T::DTYPE, crate::DType::F16 | crate::DType::BF16)
     }
 
-    /// Whether `T` is `f64`, `i64` or `u64`: the strided reductions whose AVX-512 twin gained
-    /// (`f32` was 0.8-1.17x of the AVX2 twin's time by shape, the narrower integers lost,
-    /// `i32` up to 3x; AVX2 has no 64-bit integer max or min, and `i64` `[1000, 262]` along
-    /// axis 0 took 1.15-1.57x of the stream there, 1.03-1.12x in AVX-512; `u64` for the same
-    /// reason, not measured: the matrix has no `u64` cell).
+    /// Whether `T` is `f64`: the strided reductions whose AVX-512 twin gained (`f32` was
+    /// 0.8-1.17x of the AVX2 twin's time by shape, the narrower integers lost, `i32` up to 3x).
+    /// `i64` and `u64` have a kernel of their own there (`kernels::reduce_lanes_64`): through
+    /// this twin, one build of the matrix had LLVM gather eight rows a vector, 4.4-4.7x of the
+    /// stream.
     #[inline(always)]
     pub(crate) const fn wide_avx512<T: crate::Element>() -> bool {
+        matches!(T::DTYPE, crate::DType::F64)
+    }
+
+    /// Whether `T` is a 64-bit type (`f64`, `i64`, `u64`).
+    #[inline(always)]
+    const fn wide_64<T: crate::Element>() -> bool {
         matches!(
             T::DTYPE,
             crate::DType::F64 | crate::DType::I64 | crate::DType::U64
