@@ -23,8 +23,13 @@ use core::marker::PhantomData;
 /// the time against a streaming read of the input: `i64` and `u64` over rows of 1 to 8 lanes
 /// 3.1-3.7x -> 1.5-1.8x inlined, and 0.94-1.11x with the twins' chunks of sixteen 64-bit lanes
 /// (`group_lanes`; in the AVX2 twin 1.36-1.69x); `f64` over rows of 2 to 5 1.74x -> 1.12-1.19x.
-/// Types of 1 to 4 bytes keep the call (inlined they ran 5-10% slower: `i32` `[262144, 2]`
-/// 1.60 -> 1.83x).
+/// Types of 1 to 4 bytes keep the call for blocks of fewer than [`INLINED_ROWS`] rows (inlined
+/// they ran 5-10% slower: `i32` `[262144, 2]` 1.60 -> 1.83x; `i16` `[104857, 2, 5]` along axis 1
+/// 3.5x -> 4.5x in one run), and inline the lane kernel for more: called, it runs as built for
+/// baseline x86-64 (Ice Lake server, the benchmark matrix, two runs each: ArgMax `i16`
+/// `[100000, 10]` along axis 0 1.86-2.00x of the stream -> 1.14-1.41x, `u16` 2.14-2.20x ->
+/// 1.21-1.26x, `i32` `[100000, 5]` 1.93-1.96x -> 0.94-1.13x, `i32` `[2, 100000, 2]` along axis 1
+/// 1.70-2.75x -> 0.93-0.97x).
 #[inline(always)]
 pub(crate) fn arg_lanes_narrow_wide<
     T: Element,
@@ -37,12 +42,15 @@ pub(crate) fn arg_lanes_narrow_wide<
     x: &[T],
     y: &mut [i64],
 ) {
-    if const { core::mem::size_of::<T>() == 8 } {
+    if const { core::mem::size_of::<T>() == 8 } || x.len() >= INLINED_ROWS * C {
         arg_lanes_narrow_in::<T, D, LAST>(x, y, C, W, WideLanes::<D, LAST, TILE>(PhantomData));
     } else {
         arg_lanes_narrow_in::<T, D, LAST>(x, y, C, W, arg_lanes::<T, D, LAST, TILE>);
     }
 }
+
+/// Rows of a block from which [`arg_lanes_narrow_wide`] inlines the lane kernel for every type.
+const INLINED_ROWS: usize = 16;
 
 /// The lane kernel [`arg_lanes_narrow_in`] runs over its widened rows: `run(x, y, inner)` writes
 /// the index of each of `inner` lanes down the rows of `x`.
