@@ -463,6 +463,34 @@ mod tests {
                 );
             }
         }
+        // Rows of any bits but NaN's (few ties: the maximum in one place, in either chain of
+        // the summary pass, in the last chunk or the chunk before).
+        for n in (16..=200).chain([1000, 1031]) {
+            for _ in 0..4 {
+                let bits: Vec<u16> = (0..n)
+                    .map(|_| loop {
+                        let b = (g.next() >> 8) as u16;
+                        if b & 0x7fff <= 0x7c00 {
+                            break b;
+                        }
+                    })
+                    .collect();
+                let h: Vec<f16> = bits.iter().map(|&b| f16::from_bits(b)).collect();
+                check(
+                    &h,
+                    0x7c00,
+                    f16::ONE.to_bits(),
+                    &std::format!("f16 bits n={n}"),
+                );
+                let b: Vec<bf16> = bits.iter().map(|&b| bf16::from_bits(b >> 1)).collect();
+                check(
+                    &b,
+                    0x7f80,
+                    bf16::ONE.to_bits(),
+                    &std::format!("bf16 bits n={n}"),
+                );
+            }
+        }
         // Maxima of zero only: the first zero of either sign; a NaN in the overlapping tail.
         let z = [-0.0f32, 0.0, -1.0].repeat(11);
         let h: Vec<f16> = z.iter().map(|&v| f16::from_f32(v)).collect();
