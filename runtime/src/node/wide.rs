@@ -22,8 +22,8 @@
 //! are out of line, compiled once without AVX2 and entered from AVX2 code), nor did f16 and bf16,
 //! whose kernels are out of line: they keep one build.
 //!
-//! The strided arg-reductions (all three forms) and the strided reductions of `f32` and `f64`
-//! also have an **AVX-512 twin** (`avx2,avx512f,avx512bw,avx512vl,avx512dq`), taken on CPUs
+//! The strided arg-reductions (all three forms) and the strided reductions of `f64` also have
+//! an **AVX-512 twin** (`avx2,avx512f,avx512bw,avx512vl,avx512dq`), taken on CPUs
 //! with those sets ([`crate::kernels::isa`]). The matrix on an Intel Xeon (Emerald Rapids), the
 //! same binary with `--twins 1` (AVX2 twins at most) against the default, three runs each, the
 //! median ratio's change: strided arg-reductions along the leading axis of `[1000, n]` 0.59-0.81x
@@ -32,7 +32,8 @@
 //! along the leading axis 0.82-0.87x. Where the AVX-512 twin lost it is not built: contiguous
 //! rows of `i64` (`arg_rows`, 1.4-1.8x slower), strided reductions of integers (`i32` 3x
 //! slower, `i64` 1.4-1.5x) and of `f32` (0.8x to 1.17x by shape: 1.15-1.17x over 80 rows),
-//! Hardmax (no gain).
+//! Hardmax (no gain). Strided reductions of `i64` and `u64` have an AVX-512 kernel of their
+//! own instead (`kernels::reduce_lanes_64`, taken before the twins).
 //!
 //! [`cap_twins`] keeps a process at a narrower build (tests run both on one machine). There is
 //! no twin when the build already targets AVX2 (`-C target-cpu=native` on such a CPU),
