@@ -9,7 +9,8 @@
 //! keys selects its counters in the same vector width, with no widening of the mask.
 
 use super::shared::{
-    flag_nan, is_float, keys_of, nan_pairs, prefetch, step, take_chunk, AHEAD_BYTES, LANES,
+    far_rows, flag_nan, is_float, keys_of, nan_pairs, prefetch, step, take_chunk, AHEAD_BYTES,
+    LANES,
 };
 use crate::{Direction, Element};
 
@@ -518,6 +519,7 @@ fn arg_tile_groups_chunked<T: Element, D: Direction, const LAST: bool, const TIL
     let (bchunks, btail) = best.as_chunks_mut::<LANES>();
     let (gchunks, gtail) = group_of.as_chunks_mut::<LANES>();
     let tail_off = start + bchunks.len() * LANES;
+    let far = far_rows::<T>(inner);
     for (g, group) in x.chunks(GROUP * inner).enumerate() {
         let g32 = g as u32;
         for (c, (bch, gch)) in bchunks.iter_mut().zip(gchunks.iter_mut()).enumerate() {
@@ -536,7 +538,7 @@ fn arg_tile_groups_chunked<T: Element, D: Direction, const LAST: bool, const TIL
                 let Some(v) = row.get(off..).and_then(|r| r.first_chunk::<LANES>()) else {
                     return true;
                 };
-                prefetch(v.as_ptr().wrapping_add(AHEAD_BYTES / size_of::<T>()));
+                prefetch(v.as_ptr().wrapping_add(AHEAD_BYTES / size_of::<T>()), far);
                 take_chunk::<T, D>(&mut m, v, &mut nans);
             }
             if g == 0 {

@@ -27,7 +27,7 @@ use core::arch::x86_64::{
 };
 
 use super::arg_lanes_avx2::GROUPED_FROM;
-use super::shared::prefetch;
+use super::shared::{far_rows, prefetch};
 use crate::Direction;
 
 /// Elements ahead of a chunk's loads that each row prefetches (as the AVX2 pass).
@@ -194,6 +194,7 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         };
     }
     let mut nan = 0u16;
+    let far = far_rows::<f32>(inner);
     for c in 0..n.div_ceil(w) {
         let at = (c * w).min(n - w);
         let base = start + at;
@@ -218,7 +219,7 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         for r in 1..rows {
             let rs = _mm512_set1_epi32(r as i32);
             for k in 0..V {
-                prefetch(x.as_ptr().wrapping_add(base + r * inner + PF + 16 * k));
+                prefetch(x.as_ptr().wrapping_add(base + r * inner + PF + 16 * k), far);
             }
             for i in (0..V).step_by(2) {
                 let (e0, e1) = (at_row(r, i), at_row(r, i + 1));

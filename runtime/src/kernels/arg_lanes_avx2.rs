@@ -20,7 +20,7 @@ use core::arch::x86_64::{
 };
 
 use super::rows_f32::avx2::store8 as store;
-use super::shared::prefetch;
+use super::shared::{far_rows, prefetch};
 use crate::Direction;
 
 /// Elements ahead of a chunk's loads that each row prefetches: eight chunks of 32 lanes (1 KiB).
@@ -169,6 +169,7 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         return arg_chunks_grouped::<D, LAST>(x, y, v, inner, start, end);
     }
     let mut nan = _mm256_setzero_ps();
+    let far = far_rows::<f32>(inner);
     for c in 0..n.div_ceil(w) {
         // The chunk's first lane, within the tile.
         let at = (c * w).min(n - w);
@@ -191,8 +192,8 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         // One chain per vector down the rows.
         for r in 1..rows {
             let rs = _mm256_set1_epi32(r as i32);
-            prefetch(x.as_ptr().wrapping_add(base + r * inner + PF));
-            prefetch(x.as_ptr().wrapping_add(base + r * inner + PF + 16));
+            prefetch(x.as_ptr().wrapping_add(base + r * inner + PF), far);
+            prefetch(x.as_ptr().wrapping_add(base + r * inner + PF + 16), far);
             for i in (0..V).step_by(2) {
                 let (e0, e1) = (at_row(r, i), at_row(r, i + 1));
                 nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
@@ -299,6 +300,7 @@ fn arg_chunks_grouped<D: Direction, const LAST: bool>(
     };
     let mut state = [[zero; V]; GROUPED_CHUNKS];
     let mut nan = _mm256_setzero_ps();
+    let far = far_rows::<f32>(inner);
     let base = |c: usize| start + (c * w).min(n - w);
     // SAFETY: every chunk's `base(c) + (rows - 1) * inner + w <= x.len()` (checked above), and
     // every load below reads eight `f32`s at `base(c) + r * inner + 8 i` for a row `r < rows`,
@@ -318,8 +320,8 @@ fn arg_chunks_grouped<D: Direction, const LAST: bool>(
             };
             for r in from..end_row {
                 let rs = _mm256_set1_epi32(r as i32);
-                prefetch(x.as_ptr().wrapping_add(base(c) + r * inner + PF));
-                prefetch(x.as_ptr().wrapping_add(base(c) + r * inner + PF + 16));
+                prefetch(x.as_ptr().wrapping_add(base(c) + r * inner + PF), far);
+                prefetch(x.as_ptr().wrapping_add(base(c) + r * inner + PF + 16), far);
                 for i in (0..V).step_by(2) {
                     let (e0, e1) = (at_row(c, r, i), at_row(c, r, i + 1));
                     nan = _mm256_or_ps(nan, _mm256_cmp_ps::<_CMP_UNORD_Q>(e0, e1));
