@@ -8,7 +8,7 @@ use super::Index;
     target_feature = "sse2",
     not(feature = "small-code")
 ))]
-use super::{isa, lanes64_512, thin512};
+use super::{isa, lanes512, thin512};
 use crate::{Direction, Element};
 
 /// The first index (with `LAST` the last) of the best of `D` of each contiguous row of `c` of
@@ -128,16 +128,16 @@ pub(crate) fn hardmax_rows_wide<T: Element>(x: &[T], y: &mut [T], c: usize) -> b
 
 /// Each block of `xs` elements of `x` (rows of `ys` lanes) reduced down its rows into its
 /// block of `ys` elements of `y` (from the identity when `fresh`, else folded into `y`) by the
-/// AVX-512 kernel of 64-bit integer lanes (`lanes64_512`: `i64` and `u64`, at least one whole
-/// row a block) where the CPU has it: `true`, else `false` (nothing written), and always with
-/// `small-code` or off x86-64.
+/// AVX-512 kernel of strided lanes (`lanes512`: `i64` and `u64`, `f32` blocks of five rows or
+/// more of sixteen lanes or more; at least one whole row a block) where the CPU has it: `true`,
+/// else `false` (nothing written), and always with `small-code` or off x86-64.
 #[cfg_attr(
     any(feature = "small-code", not(target_arch = "x86_64")),
     allow(clippy::extra_unused_type_parameters)
 )]
 #[cfg_attr(debug_assertions, allow(dead_code))]
 #[inline(always)]
-pub(crate) fn reduce_lanes_64<T: Element, D: Direction>(
+pub(crate) fn reduce_lanes_512<T: Element, D: Direction>(
     y: &mut [T],
     x: &[T],
     (xs, ys): (usize, usize),
@@ -148,9 +148,9 @@ pub(crate) fn reduce_lanes_64<T: Element, D: Direction>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    if lanes64_512::takes::<T>() && ys > 0 && xs >= ys && isa::level() >= isa::AVX512 {
-        // SAFETY: `level` found AVX-512 F, BW, VL and DQ; `T` is `i64` or `u64`; `xs >= ys > 0`.
-        unsafe { lanes64_512::reduce_blocks::<T, D>(y, x, (xs, ys), fresh) };
+    if lanes512::takes::<T>(xs, ys) && ys > 0 && xs >= ys && isa::level() >= isa::AVX512 {
+        // SAFETY: `level` found AVX-512 F, BW, VL and DQ; `takes` holds; `xs >= ys > 0`.
+        unsafe { lanes512::reduce_blocks::<T, D>(y, x, (xs, ys), fresh) };
         return true;
     }
     let _ = (y, x, xs, ys, fresh);

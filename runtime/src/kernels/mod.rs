@@ -102,7 +102,7 @@ mod lane_walk_avx2;
     not(feature = "small-code")
 ))]
 #[cfg_attr(debug_assertions, allow(dead_code))]
-mod lanes64_512;
+mod lanes512;
 mod mid_rows;
 pub(crate) mod narrow;
 mod planes;
@@ -190,7 +190,7 @@ pub use strided::strided_copy;
 
 pub(crate) use avx512_entry::{arg_rows_long, arg_rows_wide, hardmax_rows_wide};
 #[cfg(not(debug_assertions))]
-pub(crate) use avx512_entry::{arg_stacked_wide, reduce_lanes_64};
+pub(crate) use avx512_entry::{arg_stacked_wide, reduce_lanes_512};
 pub(crate) use hardmax_f32::{hardmax_blocks_f32, hardmax_rows_f32};
 #[cfg(not(debug_assertions))]
 pub(crate) use short_rows::arg_rows_values_narrow;

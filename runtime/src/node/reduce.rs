@@ -75,10 +75,10 @@ pub fn reduce_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: 
         };
         (y, x)
     };
-    // 1-, 2- and 4-byte types in AVX2, `i64` and `u64` in AVX-512, where the CPU has them.
+    // 1-, 2- and 4-byte types in AVX2, `i64`, `u64` and `f32` in AVX-512, where the CPU has them.
     #[cfg(not(debug_assertions))]
     if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), true)
-        || kernels::reduce_lanes_64::<T, D>(y, x, (xs, ys), true)
+        || kernels::reduce_lanes_512::<T, D>(y, x, (xs, ys), true)
     {
         return;
     }
@@ -98,7 +98,7 @@ pub fn fold_lanes<T: Thin, D: Direction>(y: &mut [T], x: &[T], xs: usize, ys: us
     T::reduce_lanes(y, x, (xs, ys), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
     if kernels::reduce_blocks_small::<T, D>(y, x, (xs, ys), false)
-        || kernels::reduce_lanes_64::<T, D>(y, x, (xs, ys), false)
+        || kernels::reduce_lanes_512::<T, D>(y, x, (xs, ys), false)
     {
         return;
     }
@@ -132,7 +132,7 @@ pub fn reduce_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize
     };
     // `i64` and `u64` in AVX-512, where the CPU has it (one masked vector a row).
     #[cfg(not(debug_assertions))]
-    if kernels::reduce_lanes_64::<T, D>(y, x, (xs, C), true) {
+    if kernels::reduce_lanes_512::<T, D>(y, x, (xs, C), true) {
         return;
     }
     #[cfg(not(debug_assertions))]
@@ -178,7 +178,7 @@ pub fn fold_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize>(
     #[cfg(debug_assertions)]
     T::reduce_lanes(y, x, (xs, C), (D::IS_MIN, false));
     #[cfg(not(debug_assertions))]
-    if kernels::reduce_lanes_64::<T, D>(y, x, (xs, C), false) {
+    if kernels::reduce_lanes_512::<T, D>(y, x, (xs, C), false) {
         return;
     }
     #[cfg(not(debug_assertions))]

@@ -32,8 +32,9 @@
 //! along the leading axis 0.82-0.87x. Where the AVX-512 twin lost it is not built: contiguous
 //! rows of `i64` (`arg_rows`, 1.4-1.8x slower), strided reductions of integers (`i32` 3x
 //! slower, `i64` 1.4-1.5x) and of `f32` (0.8x to 1.17x by shape: 1.15-1.17x over 80 rows),
-//! Hardmax (no gain). Strided reductions of `i64` and `u64` have an AVX-512 kernel of their
-//! own instead (`kernels::reduce_lanes_64`, taken before the twins).
+//! Hardmax (no gain). Strided reductions of `i64` and `u64`, and of `f32` in blocks of five rows
+//! or more of sixteen lanes or more, have an AVX-512 kernel of their own instead
+//! (`kernels::reduce_lanes_512`, taken before the twins).
 //!
 //! [`cap_twins`] keeps a process at a narrower build (tests run both on one machine). There is
 //! no twin when the build already targets AVX2 (`-C target-cpu=native` on such a CPU),
@@ -84,7 +85,7 @@ mod twins {
     /// Strided reductions of 64-bit types take their twins from this many lanes: SSE2 has no
     /// 64-bit integer compare (the shim as written took 1.41-1.57x of the stream for `i64`
     /// `[16, 1000, 16]` along axis 1, 1.36-1.50x of a read-and-write pass). Where the CPU has
-    /// AVX-512, `i64` and `u64` take their own kernel before (`kernels::reduce_lanes_64`).
+    /// AVX-512, `i64` and `u64` take their own kernel before (`kernels::reduce_lanes_512`).
     pub(crate) const LANES_64: usize = 16;
 
     pub(crate) use crate::kernels::isa::{level, AVX2, AVX512};
@@ -105,7 +106,8 @@ mod twins {
 
     /// Whether `T` is `f64`: the strided reductions whose AVX-512 twin gained (`f32` was
     /// 0.8-1.17x of the AVX2 twin's time by shape, the narrower integers lost, `i32` up to 3x).
-    /// `i64` and `u64` have a kernel of their own there (`kernels::reduce_lanes_64`): through
+    /// `i64`, `u64` and `f32` (blocks of five rows or more) have a kernel of their own there
+    /// (`kernels::reduce_lanes_512`): through
     /// this twin, one build of the matrix had LLVM gather eight rows a vector, 4.4-4.7x of the
     /// stream.
     #[inline(always)]
