@@ -35,7 +35,7 @@ pub(super) enum Kind {
 
 impl Kind {
     /// Whether the lanes are bytes (32 a vector) rather than words (16).
-    const fn bytes(self) -> bool {
+    pub(super) const fn bytes(self) -> bool {
         matches!(self, Kind::U8 | Kind::I8)
     }
 }
@@ -79,7 +79,7 @@ fn next_row<const K: u8>(k: __m256i) -> __m256i {
 }
 
 /// The kind a const parameter names (`Kind as u8`).
-const fn kind<const K: u8>() -> Kind {
+pub(super) const fn kind<const K: u8>() -> Kind {
     match K {
         0 => Kind::U8,
         1 => Kind::I8,
@@ -219,8 +219,9 @@ macro_rules! chunk_keys {
                 _mm256_setzero_si256()
             };
             for c in 0..chunks {
-                // SAFETY: `off + (c + 1) * w + (rows - 1) * stride <= group.len()` (checked above for
-                // the last chunk), so every load below, of row `r < rows`, lies within `group`.
+                // SAFETY: `off + (c + 1) * w + (rows - 1) * stride <= group.len()` (checked above
+                // for the last chunk), so every load below, of row `r < rows`, lies within
+                // `group`.
                 let base = unsafe { group.as_ptr().add(off + c * w) };
                 let mut m = [_mm256_setzero_si256(); V];
                 let mut p = [_mm256_setzero_si256(); V];
@@ -270,13 +271,16 @@ chunk_keys! {
 chunk_keys! {
     /// [`chunk_keys`] on CPUs with AVX-512 (BW and VL): the same 32-byte vectors, but the rows
     /// taken through a mask register ([`take512`]), one operation where AVX2's byte blend is
-    /// three on Intel cores.
+    /// three on Intel cores. There it takes the single vectors after the 64-byte vectors'
+    /// chunks (`arg_groups512`).
     chunk_keys512, "avx2,avx512f,avx512bw,avx512vl", take512
 }
 
-/// The group pass of `super::arg_groups` (`group_lanes`) for 1- and 2-byte integer keys (and `bool`) in AVX2
-/// ([`super::arg_groups_avx2`]): the whole chunks of 128 byte lanes, then of 32 (words: 32,
-/// then 16). Returns the lanes done (a multiple of sixteen), 0 for other types.
+/// The group pass of `super::arg_groups` (`group_lanes`) for 1- and 2-byte integer keys (and
+/// `bool`) in AVX2 ([`super::arg_groups_avx2`]): the whole chunks of 128 byte lanes, then of 32
+/// (words: 32, then 16); with AVX-512, chunks of 128 bytes in 64-byte vectors
+/// ([`super::arg_groups512`]), then single 32-byte vectors. Returns the lanes done (a multiple of
+/// sixteen), 0 for other types.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -312,17 +316,16 @@ pub(super) unsafe fn group_keys<T: Element, D: Direction, const LAST: bool>(
         )
     };
     let (rows, stride, off) = (group.len() / inner, inner * size, start * size);
-    // Big chunks (four vectors of bytes, two of words; with AVX-512 four of either), then
-    // single vectors.
-    let per = 32 / size;
+    // Big chunks (four vectors of bytes, two of words; with AVX-512 two 64-byte vectors of
+    // either), then single 32-byte vectors.
     let mut done = 0;
     macro_rules! pass {
-        ($f:ident, $v:literal) => {{
+        ($f:ident, $v:literal, $width:literal) => {{
             let (Some(o), Some(q)) = (o.get_mut(done * size..), rows_at.get_mut(done..)) else {
                 return done;
             };
             let at = off + done * size;
-            // SAFETY: the caller's (AVX2), and `level` found AVX-512 for `chunk_keys512`.
+            // SAFETY: the caller's (AVX2), and `level` found AVX-512 for the AVX-512 passes.
             let chunks = unsafe {
                 match (kind, D::IS_MIN) {
                     (Kind::U8, false) => {
@@ -351,19 +354,20 @@ pub(super) unsafe fn group_keys<T: Element, D: Direction, const LAST: bool>(
                     }
                 }
             };
-            done += chunks * $v * per;
+            done += chunks * $v * ($width / size);
         }};
     }
     if super::isa::level() >= super::isa::AVX512 {
-        pass!(chunk_keys512, 4);
-        pass!(chunk_keys512, 1);
+        use super::arg_groups512::chunk_keys as chunk_keys_zmm;
+        pass!(chunk_keys_zmm, 2, 64);
+        pass!(chunk_keys512, 1, 32);
     } else {
         if size == 1 {
-            pass!(chunk_keys, 4);
+            pass!(chunk_keys, 4, 32);
         } else {
-            pass!(chunk_keys, 2);
+            pass!(chunk_keys, 2, 32);
         }
-        pass!(chunk_keys, 1);
+        pass!(chunk_keys, 1, 32);
     }
     done
 }

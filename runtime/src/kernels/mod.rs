@@ -33,6 +33,12 @@ mod arg_groups;
     target_feature = "sse2",
     not(feature = "small-code")
 ))]
+mod arg_groups512;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "small-code")
+))]
 mod arg_groups_avx2;
 mod arg_lanes;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
