@@ -3,7 +3,7 @@
 //! the compare into a mask register, so that a lane's row is taken by one masked move instead
 //! of a mask, an `and` and a max (three operations a vector of sixteen lanes, against four a
 //! vector of eight); chunks of up to eight vectors. Blocks of many rows go by groups of eight
-//! rows ([`arg_grouped`]); blocks larger than [`MOST`] it hands to the AVX2 pass.
+//! rows ([`arg_grouped`]).
 //!
 //! Over 2 MiB on an AMD EPYC (Zen 4), before and after builds in turn, the least of three
 //! runs each: ArgMax and ArgMin-last along the first axis of `[20, 26214]` 0.84-0.87x the time
@@ -16,8 +16,13 @@
 //! In the benchmark matrix (two runs each, a noisy hour: cells this does not reach moved
 //! 0.5-1.8x), the first axis of `[20, 26214]` and `[80, 6553]` 0.6-0.83x, the detector's `[1,
 //! 84, 8400]` along its middle axis 0.76-0.84x. Over the 21 MB segmentation maps (`[1, 21, 500,
-//! 500]`, from memory) this pass measured 1.1-1.2x and 0.83-0.87x in runs an hour apart; such
-//! blocks stay with the AVX2 pass ([`MOST`]).
+//! 500]`, from memory) this pass measured 1.1-1.2x and 0.83-0.87x in runs an hour apart, and
+//! blocks over 4 MiB went to the AVX2 pass; since their rows a page apart and more are
+//! prefetched into L2 (`shared::far_rows`), this pass took them faster on an AMD EPYC (Zen 4):
+//! three runs of each build in turn, `--ours`, ArgMax over axis 1 of `[1, 19, 256, 256]`
+//! 126-127 -> 113-115 us, `[1, 150, 128, 128]` 246-299 -> 226-243 us, `[1, 21, 512, 512]`
+//! 1.08-1.25 -> 1.04-1.20 ms (`[1, 21, 500, 500]` within the noise: 0.82-1.10 against
+//! 0.63-0.98 ms).
 
 use core::arch::x86_64::{
     __m512, __m512i, _mm512_castsi512_si256, _mm512_cmp_ps_mask, _mm512_cvtepu32_epi64,
@@ -32,11 +37,6 @@ use crate::Direction;
 
 /// Elements ahead of a chunk's loads that each row prefetches (as the AVX2 pass).
 const PF: usize = super::shared::AHEAD_BYTES / 4;
-
-/// The largest blocks taken, in elements (4 MiB): larger ones come from memory, where the pass
-/// waits on loads, not on its instructions, and the AVX2 pass did better (ArgMax over axis 1 of
-/// `[1, 21, 500, 500]`, 21 MB: 1.1-1.2x the time here).
-const MOST: usize = 1 << 20;
 
 /// Blocks of at least this many rows and [`GROUPED_FROM`] elements go by [`arg_grouped`].
 /// Over 2 MiB on an AMD EPYC (Zen 4), grouped against down every row (chunks of eight vectors
@@ -71,7 +71,7 @@ pub(super) fn runs(n: usize) -> bool {
 /// Whether a block of `rows` rows and `len` elements goes by [`arg_grouped`] (its tile taken).
 #[inline(always)]
 fn grouped(rows: usize, len: usize) -> bool {
-    rows >= GROUPED_ROWS && (GROUPED_FROM..=MOST).contains(&len)
+    rows >= GROUPED_ROWS && len >= GROUPED_FROM
 }
 
 /// One vector of lanes: each lane's best value and the row it was in.
@@ -160,8 +160,7 @@ pub(super) unsafe fn arg_blocks<D: Direction, const LAST: bool>(
 
 /// [`arg_tile`] in chunks of `V` vectors of sixteen lanes (`V` even, the tile at least `16 V`
 /// lanes): each chunk down every row, its state in registers; blocks of [`GROUPED_ROWS`] rows
-/// and [`GROUPED_FROM`] elements or more by [`arg_grouped`], blocks over [`MOST`] by the AVX2
-/// pass.
+/// and [`GROUPED_FROM`] elements or more by [`arg_grouped`].
 #[inline]
 #[target_feature(enable = "avx2,avx512f")]
 fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
@@ -179,10 +178,6 @@ fn arg_chunks<D: Direction, const LAST: bool, const V: usize>(
         return false;
     }
     let rows = x.len() / inner;
-    if x.len() > MOST {
-        // SAFETY: AVX-512 F comes with AVX2 (the caller's `available` found it).
-        return unsafe { super::arg_lanes_avx2::arg_tile::<D, LAST>(x, y, v, inner, start, end) };
-    }
     if grouped(rows, x.len()) && n.div_ceil(32) <= GROUPED_VECTORS / 2 {
         // Chunks of four vectors at most: eight measured slower here (`[1000, 524]` 33 -> 37
         // us, `[300, 1747]` 33 -> 35.5), where down every row they gain (`[20, 26214]` 38.4 ->
