@@ -31,6 +31,13 @@ use core::arch::x86_64::{
 
 use super::hardmax::hardmax_lanes;
 use super::lane_walk_avx2::walk;
+use super::shared::{far_rows, prefetch, AHEAD_BYTES};
+
+/// Elements ahead of the compared form's loads down rows a page apart or more that each row
+/// prefetches into L2 (`shared::far_rows`). AMD EPYC (Zen 4), matrix, `--ours`, three runs of
+/// each build in turn: Hardmax along axis 0 of `[20, 26214]` 77-107 -> 67-68 us. Prefetching
+/// the output's rows too (for the second pass's stores) made it slower again (67 -> 72-96 us).
+const AHEAD: usize = AHEAD_BYTES / 4;
 
 /// Lanes of the narrowest chunk (two vectors): blocks of fewer lanes take other kernels.
 const MIN_LANES: usize = 16;
@@ -226,7 +233,12 @@ fn compared_chunk<const V: usize>(
         *m = unsafe { _mm256_loadu_ps(src.add(base + 8 * k)) };
     }
     let mut nan = _mm256_setzero_ps();
+    let far = far_rows::<f32>(inner);
     for r in 1..rows {
+        if far {
+            prefetch(src.wrapping_add(base + r * inner + AHEAD), true);
+            prefetch(src.wrapping_add(base + r * inner + AHEAD + 16), true);
+        }
         for (k, m) in max.iter_mut().enumerate() {
             // SAFETY: as above.
             let e = unsafe { _mm256_loadu_ps(src.add(base + r * inner + 8 * k)) };
