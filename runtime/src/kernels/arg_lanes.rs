@@ -303,7 +303,7 @@ pub(crate) fn arg_blocks_f32<T: Element, D: Direction, const LAST: bool, const T
             let (Some(xf), Some(vf)) = (T::f32s(x), T::f32s_mut(v)) else {
                 return false;
             };
-            let wide = super::arg_lanes512::runs(inner);
+            let wide = super::arg_lanes512::takes(inner);
             // SAFETY: `available` found AVX2, `runs` AVX-512 where it is taken.
             let stop = unsafe {
                 if wide {
@@ -414,7 +414,7 @@ pub(super) fn arg_tile_pass<
         && super::rows_f32::avx2::available()
     {
         if let (Some(x), Some(v)) = (T::f32s(x), T::f32s_mut(v)) {
-            let wide = super::arg_lanes512::runs(end - start);
+            let wide = super::arg_lanes512::takes(end - start);
             // SAFETY: `available` found AVX2, `runs` AVX-512 where it is taken.
             return unsafe {
                 if wide {
