@@ -52,40 +52,8 @@ const WORD_GROUP: usize = 32;
 /// 8 KiB all the same).
 const MERGE_BYTES: usize = 2048;
 
-/// A group number kept per lane.
-trait Counter: Copy + Default {
-    /// The number of groups it can count.
-    const GROUPS: usize;
-    /// Group `g` (less than `GROUPS`).
-    fn of(g: usize) -> Self;
-    /// The group number.
-    fn get(self) -> usize;
-    /// `yes` if `t`, else `no`, by a mask (`and`, `and-not`, `or`): a select the vectorizer
-    /// keeps in vectors, where `if` became a branch or a load from a chosen address.
-    fn pick(t: bool, yes: Self, no: Self) -> Self;
-}
-
-macro_rules! counter {
-    ($($t:ty),*) => {$(
-        impl Counter for $t {
-            const GROUPS: usize = <$t>::MAX as usize + 1;
-            #[inline(always)]
-            fn of(g: usize) -> Self {
-                g as $t
-            }
-            #[inline(always)]
-            fn get(self) -> usize {
-                self as usize
-            }
-            #[inline(always)]
-            fn pick(t: bool, yes: Self, no: Self) -> Self {
-                let m = <$t>::from(t).wrapping_neg();
-                (yes & m) | (no & !m)
-            }
-        }
-    )*};
-}
-counter!(u8, u16, u32);
+mod counter;
+use counter::Counter;
 
 /// The grouped fast pass over the lanes `start..end` of every row of `x` (NaN-free tiles):
 /// writes each lane's index into `y` (and its extreme into `v` when not empty) and returns
