@@ -494,4 +494,57 @@ mod tests {
         }
         isa::HERE.with(|c| c.set(None));
     }
+
+    /// Bytes down more rows than their group counters count (256 groups: 4096 rows in groups of
+    /// sixteen, 16384 in the AVX-512 pass's groups of 64), and down just as many: each lane's
+    /// extremes in the last groups (twice in some lanes, so that first and last differ), rows
+    /// wide enough for the grouped pass (not the tiles of `arg_lanes_small_avx2`). A counter that
+    /// wrapped would put them 4096 (16384) rows early.
+    #[test]
+    fn byte_group_counters_reach_the_last_rows() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let inner = 300;
+        let builds = if isa::level() >= isa::AVX512 {
+            &[isa::AVX2, isa::AVX512][..]
+        } else {
+            &[isa::AVX2][..]
+        };
+        let mut g = Lcg(31);
+        for &build in builds {
+            isa::HERE.with(|c| c.set(Some(build)));
+            let limit = if build >= isa::AVX512 { 16384 } else { 4096 };
+            for rows in [limit, limit + 1, limit + 70] {
+                // Background strictly between the ends; the ends placed near the bottom.
+                let mut vals: Vec<i64> = (0..rows * inner)
+                    .map(|_| 1 + (g.next() % 254) as i64)
+                    .collect();
+                for j in 0..inner {
+                    let top = rows - 1 - (j * 37) % 90;
+                    let bottom = rows - 1 - (j * 53) % 90;
+                    vals[top * inner + j] = 255;
+                    vals[bottom * inner + j] = 0;
+                    if j % 3 == 0 {
+                        vals[(top - 5) * inner + j] = 255;
+                        vals[(bottom - 7) * inner + j] = 0;
+                    }
+                }
+                let x: Vec<u8> = vals.iter().map(|&v| v as u8).collect();
+                let cases: [(bool, bool, Found<u8>); 4] = [
+                    (false, false, run::<u8, Max, false, 1632>(&x, inner)),
+                    (false, true, run::<u8, Max, true, 64>(&x, inner)),
+                    (true, false, run::<u8, Min, false, 1360>(&x, inner)),
+                    (true, true, run::<u8, Min, true, 16>(&x, inner)),
+                ];
+                for (min, last, (y, y2, _)) in cases {
+                    let want = reference(&vals, inner, min, last);
+                    let what = std::format!("build {build} {rows}x{inner} min {min} last {last}");
+                    assert_eq!(y, want, "{what}");
+                    assert_eq!(y2, want, "{what}, with values");
+                }
+            }
+        }
+        isa::HERE.with(|c| c.set(None));
+    }
 }
