@@ -20,13 +20,16 @@ fn naive<T: Element, D: Direction>(acc: T, row: &[T]) -> T {
     m
 }
 
-/// `i64`s bunched around a few values (ties), with the extremes of the type among them.
+/// `i64`s bunched around a few values (ties), with the extremes of the type among them, and
+/// any 64 bits (both signs, high halves that differ, equal high halves whose low halves differ
+/// across the sign bit of 32-bit lanes).
 fn int(g: &mut Lcg) -> i64 {
     match g.next() % 8 {
         0 => i64::MIN,
         1 => i64::MAX,
         2 => -1,
-        3 => (g.next() as i64) >> 1,
+        3 => ((g.next() << 40) ^ (g.next() << 20) ^ g.next()) as i64,
+        4 => ((g.next() % 3) as i64 - 1) << 32 | (g.next() << 1 & 0xffff_ffff) as i64,
         _ => (g.next() % 9) as i64 - 4,
     }
 }
