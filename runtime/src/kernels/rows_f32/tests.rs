@@ -360,11 +360,12 @@ fn nan_free_rows_match_the_definition() {
 }
 
 #[cfg(not(feature = "small-code"))]
-/// The AVX2 reductions of rows of 3 to 15, eight rows to a vector, folded into accumulators
-/// (some NaN) and written afresh, against the definition: NaN at every place of a group of
-/// eight rows and in rows past the last group, ties, zeros of both signs, infinities, row
-/// counts around whole groups (rows of three read two elements past a group); other lengths,
-/// and CPUs without AVX2, do nothing.
+/// The AVX2 reductions of rows of 3 to 15, eight rows to a vector, and the AVX-512 one of rows
+/// of 17 to 64, eight rows at a time (in both builds where the CPU has AVX-512), folded into
+/// accumulators (some NaN) and written afresh, against the definition: NaN at every place of a
+/// group of eight rows and in rows past the last group, ties, zeros of both signs, infinities,
+/// row counts around whole groups (rows of three read two elements past a group); other
+/// lengths, and CPUs without the kernel's features, do nothing.
 #[test]
 fn short_reductions_match_the_definition() {
     fn check<D: Direction, const N: usize, const FRESH: bool>(g: &mut Lcg) {
@@ -387,7 +388,10 @@ fn short_reductions_match_the_definition() {
                 .collect();
             let mut y = acc.clone();
             let done = short_reduce::reduce_short_avx2::<f32, D, N, FRESH>(&mut y, &x);
-            assert_eq!(done, (3..=15).contains(&N) && avx2::available(), "{N}");
+            let avx512 = crate::kernels::isa::level() >= crate::kernels::isa::AVX512;
+            let takes =
+                ((3..=15).contains(&N) && avx2::available()) || ((17..=64).contains(&N) && avx512);
+            assert_eq!(done, takes, "{N}");
             if !done {
                 assert!(y.iter().zip(&acc).all(|(a, b)| a.to_bits() == b.to_bits()));
                 continue;
@@ -412,7 +416,18 @@ fn short_reductions_match_the_definition() {
             check::<crate::Min, $n, true>(&mut g);
         )*};
     }
-    each!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    // Rows of 17 to 64 take the AVX-512 kernel of eight rows where the CPU has it: both builds.
+    use crate::kernels::isa;
+    let builds = if isa::level() >= isa::AVX512 {
+        &[isa::AVX512, isa::AVX2][..]
+    } else {
+        &[isa::AVX2][..]
+    };
+    for &build in builds {
+        isa::HERE.with(|c| c.set(Some(build)));
+        each!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 20 24 31 32 33 40 47 48 49 63 64 65);
+    }
+    isa::HERE.with(|c| c.set(None));
 }
 
 #[cfg(not(feature = "small-code"))]
