@@ -38,6 +38,12 @@ const K: usize = 2;
 /// Rows a chunk goes down with its extremes in registers before storing them.
 const ROWS: usize = 16;
 
+/// Blocks of up to this many bytes go down all their rows in one group rather than [`ROWS`] at
+/// a time: the groups after the first read `y` back, just stored. AMD EPYC (Zen 4), kernel
+/// alone, ReduceMax and ReduceMin over axis 1 of `[1638, 20, 16]` (a group of 16 rows and one
+/// of 4 a block before) 34.5 -> 28.3 us.
+const WHOLE_BYTES: usize = 8192;
+
 /// Whether [`reduce_blocks`] takes blocks of `xs` elements in rows of `ys` lanes of `T`: `i64`
 /// and `u64` at any width, `f32` rows of sixteen lanes or more (a whole vector) in blocks of
 /// [`F32_ROWS`] rows or more.
@@ -184,8 +190,10 @@ unsafe fn block<T: Element, D: Direction>(
     let all = full::<T>();
     let mut first = fresh;
     let mut done = 0;
+    // Blocks of a few KiB go down all their rows at once: no second group reading `y` back.
+    let whole = rows * n * size_of::<T>() <= WHOLE_BYTES;
     while done < rows {
-        let group = ROWS.min(rows - done);
+        let group = if whole { rows } else { ROWS.min(rows - done) };
         // SAFETY: row `done` is within `x`.
         let g = unsafe { x.add(done * n) };
         let mut off = 0;
@@ -316,7 +324,7 @@ mod tests {
         let mut g = Lcg(17);
         // Lanes: under a vector, a vector, between whole vectors and chunks, across chunks;
         // rows: one, within a pair, within a group (a whole number of pairs of pairs or not), a
-        // group, across groups; blocks: one to three, with a partial row after each block's
+        // group, across groups (blocks over `WHOLE_BYTES`) or all in one (blocks within); blocks: one to three, with a partial row after each block's
         // whole rows where `xs` is not a multiple of `ys`.
         for &ys in lanes {
             for rows in [1, 2, 3, 5, 6, 15, 16, 17, 33, 40] {
