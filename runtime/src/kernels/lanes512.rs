@@ -324,8 +324,9 @@ mod tests {
         let mut g = Lcg(17);
         // Lanes: under a vector, a vector, between whole vectors and chunks, across chunks;
         // rows: one, within a pair, within a group (a whole number of pairs of pairs or not), a
-        // group, across groups (blocks over `WHOLE_BYTES`) or all in one (blocks within); blocks: one to three, with a partial row after each block's
-        // whole rows where `xs` is not a multiple of `ys`.
+        // group, across groups (blocks over `WHOLE_BYTES`) or all in one (blocks within);
+        // blocks: one to three, with a partial row after each block's whole rows where `xs` is
+        // not a multiple of `ys`.
         for &ys in lanes {
             for rows in [1, 2, 3, 5, 6, 15, 16, 17, 33, 40] {
                 for (blocks, extra) in [(1, 0), (3, 0), (2, 5)] {

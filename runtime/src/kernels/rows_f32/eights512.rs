@@ -6,10 +6,11 @@
 //! The eight rows' vectors (each row's whole vectors, then its last sixteen elements, so any
 //! length is covered) are loaded once and kept in registers. An unordered compare of them into a
 //! mask looks for NaN; eight rows with one are done again by the exact rule. Otherwise each row
-//! is folded by the order alone into sixteen lanes, then into eight, the eight rows' lanes are reduced together ([`super::eights::across8`]), and
-//! each row's position is the lowest (highest with `LAST`) bit of the masks of its elements
-//! equal to its extreme: one compare into a mask register per sixteen elements, against the
-//! AVX2 kernel's compare, mask move, shift and merge per eight.
+//! is folded by the order alone into sixteen lanes, then into eight, the eight rows' lanes are
+//! reduced together ([`super::eights::across8`]), and each row's position is the lowest
+//! (highest with `LAST`) bit of the masks of its elements equal to its extreme: one compare into
+//! a mask register per sixteen elements, against the AVX2 kernel's compare, mask move, shift
+//! and merge per eight.
 //!
 //! ReduceMax and ReduceMin of the same rows ([`reduce_eights512`]) are the first half of that:
 //! the eight rows folded and reduced together, a group with a NaN folded again exactly.
@@ -151,11 +152,17 @@ fn groups<D: Direction, const LAST: bool, const VALUES: bool, I: Index, const K:
 /// of eight rows with a NaN is folded again exactly. Returns how many rows it did (whole groups
 /// of eight; 0 for other lengths), which the caller follows with the rest.
 ///
-/// Against the AVX2 kernel of four rows at a time (`super::avx2::reduce_rows`), ReduceMax of
-/// rows of 20 (2 MiB) took 33.5 us there and 26-27 here; AMD EPYC (Zen 4), time per call.
+/// Against the AVX2 kernel of four rows at a time (`super::avx2::reduce_rows`): AMD EPYC (Zen
+/// 4), 2 MiB, time per call of the kernel alone, ReduceMax of rows of 20 33.3 -> 27.4-27.9 us;
+/// the benchmark matrix, `--ours`, two runs of each build in turn, ReduceMax and ReduceMin of
+/// `[26214, 20]` over axis 1 and of `[2, 13107, 4, 5]` over axes 2 and 3 33-44 -> 27.5-28 us.
+/// Tried and slower: the row length known only at run time (31.5 us); NaN looked for over the
+/// group's contiguous vectors, two to a compare, rather than over each row's (32.4 us); rows of
+/// 80 and 128 (eight vectors) gained nothing over the AVX2 kernel.
 ///
 /// # Safety
-/// The CPU must have AVX2 and AVX-512 F, BW, VL and DQ ([`crate::kernels::isa::AVX512`]).
+/// The CPU must have AVX2, BMI1, BMI2 and AVX-512 F, BW, VL and DQ
+/// ([`crate::kernels::isa::AVX512`]).
 #[target_feature(enable = "avx2,bmi1,bmi2,avx512f,avx512bw,avx512vl,avx512dq")]
 pub(in crate::kernels) unsafe fn reduce_eights512<
     D: Direction,

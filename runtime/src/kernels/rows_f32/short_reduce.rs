@@ -40,13 +40,13 @@ pub(in crate::kernels) const fn fits512<T: Element>(n: usize) -> bool {
         && n <= super::eights512::MAX_ROW
 }
 
-/// [`reduce_rows_const`](super::reduce_rows_const) of `f32` rows of 3 to 15 by the AVX2 kernels of eight rows to a
-/// vector (this module's) where the CPU has them, and of 17 to 64 by the AVX-512 kernel of eight
-/// rows at a time where it has that; with `FRESH` each element of `y` becomes its
-/// row's extreme (its previous value ignored). `false` (nothing done) otherwise. Measured
-/// (ReduceMax over 2 MiB of rows, time per call against the streaming read in the same
-/// process, 2-core Xeon, family 6 model 207): rows of 3 3.0-3.2x -> 1.75-1.9x, rows of 7
-/// 1.8x -> 1.4x; rows of 4 to 15 1.24-1.42x faster than the SSE2 kernel of four rows.
+/// [`reduce_rows_const`](super::reduce_rows_const) of `f32` rows of 3 to 15 by the AVX2
+/// kernels of eight rows to a vector (this module's) where the CPU has them, and of 17 to 64 by
+/// the AVX-512 kernel of eight rows at a time where it has that; with `FRESH` each element of
+/// `y` becomes its row's extreme (its previous value ignored). `false` (nothing done)
+/// otherwise. Measured (ReduceMax over 2 MiB of rows, time per call against the streaming read
+/// in the same process, 2-core Xeon, family 6 model 207): rows of 3 3.0-3.2x -> 1.75-1.9x, rows
+/// of 7 1.8x -> 1.4x; rows of 4 to 15 1.24-1.42x faster than the SSE2 kernel of four rows.
 #[inline(always)]
 pub(in crate::kernels) fn reduce_short_avx2<
     T: Element,
@@ -58,11 +58,14 @@ pub(in crate::kernels) fn reduce_short_avx2<
     x: &[T],
 ) -> bool {
     #[cfg(not(feature = "small-code"))]
-    if fits512::<T>(R) && crate::kernels::isa::level() >= crate::kernels::isa::AVX512 {
+    if fits512::<T>(R)
+        && crate::kernels::isa::level() >= crate::kernels::isa::AVX512
+        && super::avx2::available()
+    {
         let (Some(y), Some(x)) = (T::f32s_mut(y), T::f32s(x)) else {
             return false;
         };
-        // SAFETY: `level` found AVX-512 F, BW, VL and DQ (and with them AVX2, BMI1 and BMI2).
+        // SAFETY: `level` found AVX-512 F, BW, VL and DQ, `available` AVX2, BMI1 and BMI2.
         let done = unsafe { super::eights512::reduce_eights512::<D, FRESH, R>(y, x) };
         if let (Some(ys), Some(rs)) = (y.get_mut(done..), x.get(done * R..)) {
             for (o, row) in ys.iter_mut().zip(rs.chunks_exact(R)) {
