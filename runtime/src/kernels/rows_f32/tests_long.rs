@@ -1,5 +1,6 @@
 //! Tests of the reductions of [`super`] over rows longer than its short-row kernels take
-//! (from [`MAX_ROW`] + 1): against the definition written in `tests`.
+//! (from [`MAX_ROW`] + 1), and of the planes' fold of reductions over two axes apart: against
+//! the definition written in `tests` and here.
 
 extern crate std;
 use super::tests::naive_fold;
@@ -112,4 +113,56 @@ fn rows_between_the_short_and_the_long_kernels_match_the_definition() {
             }
         }
     }
+}
+
+/// The planes' fold of a reduction over two axes apart (`reduce::fold_planes`: AVX2, and AVX-512
+/// from 64 elements where the CPU has it, in both builds there) against the definition: each
+/// element the extreme of its lane over the planes, and the flag set exactly where a NaN was
+/// read. Tiles of 16 to 200 elements (the last chunk overlapping), 1 to 5 planes, offsets into
+/// the planes, NaN in one element of some cases.
+#[test]
+fn planes_fold_matches_the_definition() {
+    use crate::kernels::isa;
+    fn check<D: Direction>(g: &mut Lcg) {
+        for len in [16, 17, 31, 63, 64, 65, 100, 128, 200] {
+            for planes in 1..=5 {
+                let (plane, at) = (len + 37, 11);
+                let mut x: Vec<f32> = (0..planes * plane).map(|_| f32_pool(g, false)).collect();
+                let nan = g.next().is_multiple_of(3);
+                if nan {
+                    let p = (g.next() as usize) % planes;
+                    let k = (g.next() as usize) % len;
+                    x[p * plane + at + k] = f32::NAN;
+                }
+                let mut tile = std::vec![0.5f32; len];
+                let got = reduce::fold_planes::<f32, D>(&mut tile, &x, planes, plane, at);
+                let ctx = std::format!("len {len} planes {planes} nan {nan}");
+                assert_eq!(got, Some(nan), "{ctx}");
+                if nan {
+                    continue;
+                }
+                for (k, &t) in tile.iter().enumerate() {
+                    let lane = (0..planes).map(|p| x[p * plane + at + k]);
+                    let want = lane.reduce(|a, v| if D::better(v, a) { v } else { a });
+                    // Of equal values either may stand (a zero's sign is unspecified).
+                    assert!(Some(t) == want, "{ctx} lane {k}: {t} {want:?}");
+                }
+            }
+        }
+    }
+    if !avx2::available() {
+        return;
+    }
+    let builds = if isa::level() >= isa::AVX512 {
+        &[isa::AVX512, isa::AVX2][..]
+    } else {
+        &[isa::AVX2][..]
+    };
+    let mut g = Lcg(41);
+    for &build in builds {
+        isa::HERE.with(|c| c.set(Some(build)));
+        check::<Max>(&mut g);
+        check::<crate::Min>(&mut g);
+    }
+    isa::HERE.with(|c| c.set(None));
 }
