@@ -467,9 +467,10 @@ pub(in crate::kernels) unsafe fn fold_planes<D: Direction>(
     if len < 16 || planes == 0 {
         return None;
     }
+    #[cfg(not(feature = "small-code"))]
     if len >= 64 && crate::kernels::isa::level() >= crate::kernels::isa::AVX512 {
         // SAFETY: `level` found AVX-512 F (the caller, AVX2).
-        return unsafe { fold_planes512::<D>(tile, x, planes, plane, at) };
+        return unsafe { super::fold512::fold_planes512::<D>(tile, x, planes, plane, at) };
     }
     let two = |at: usize| -> Option<(__m256, __m256)> {
         let ([a, b], _) = x.get(at..)?.first_chunk::<16>()?.as_chunks::<8>() else {
@@ -496,67 +497,6 @@ pub(in crate::kernels) unsafe fn fold_planes<D: Direction>(
         store8(o1, b);
     }
     Some(mask(flags) != 0)
-}
-
-/// [`fold_planes`] in AVX-512, 64 lanes at a time (tiles of 64 elements or more): four
-/// vectors down the planes, NaN flagged one compare per two. AMD EPYC (Zen 4), kernel alone
-/// through the node shim, minimum of six alternating runs: ReduceMax/ReduceMin of `[25, 524,
-/// 40]` over axes 0 and 2 32.3 -> 27.9 us (the AVX2 form's sixteen lanes; the stream 21 us). A
-/// prefetch a kilobyte ahead in each plane, in the AVX2 form, was slower (32.2 -> 33.9 us).
-///
-/// # Safety
-/// The CPU must have AVX-512 F.
-#[target_feature(enable = "avx2,avx512f")]
-unsafe fn fold_planes512<D: Direction>(
-    tile: &mut [f32],
-    x: &[f32],
-    planes: usize,
-    plane: usize,
-    at: usize,
-) -> Option<bool> {
-    use core::arch::x86_64::{
-        __m512, _mm512_cmp_ps_mask, _mm512_loadu_ps, _mm512_max_ps, _mm512_min_ps, _mm512_storeu_ps,
-    };
-    let len = tile.len();
-    if len < 64 || planes == 0 {
-        return None;
-    }
-    let four = |at: usize| -> Option<[__m512; 4]> {
-        let v = x.get(at..)?.first_chunk::<64>()?;
-        // SAFETY: `v` holds 64 `f32`s; `loadu` has no alignment requirement.
-        Some(core::array::from_fn(|k| unsafe {
-            _mm512_loadu_ps(v.as_ptr().add(16 * k))
-        }))
-    };
-    let pick = |v: __m512, acc: __m512| {
-        if D::IS_MIN {
-            _mm512_min_ps(v, acc)
-        } else {
-            _mm512_max_ps(v, acc)
-        }
-    };
-    let mut nan = 0u16;
-    for c in (0..len).step_by(64) {
-        // The last 64 may overlap the ones before: the same lanes, folded the same.
-        let c = c.min(len - 64);
-        let mut a = four(at + c)?;
-        nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a[0], a[1])
-            | _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a[2], a[3]);
-        for p in 1..planes {
-            let v = four(p * plane + at + c)?;
-            nan |= _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v[0], v[1])
-                | _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v[2], v[3]);
-            for (a, v) in a.iter_mut().zip(v) {
-                *a = pick(v, *a);
-            }
-        }
-        let out = tile.get_mut(c..).and_then(<[f32]>::first_chunk_mut::<64>)?;
-        for (k, v) in a.into_iter().enumerate() {
-            // SAFETY: `out` holds 64 `f32`s; `storeu` has no alignment requirement.
-            unsafe { _mm512_storeu_ps(out.as_mut_ptr().add(16 * k), v) };
-        }
-    }
-    Some(nan != 0)
 }
 
 /// Stores `v` into `y`.
