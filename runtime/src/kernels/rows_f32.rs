@@ -26,8 +26,6 @@ mod eights;
 #[cfg(not(feature = "small-code"))]
 mod eights512;
 mod fixed;
-#[cfg(not(feature = "small-code"))]
-mod fold512;
 #[cfg_attr(feature = "small-code", allow(dead_code))]
 mod hard_eights;
 #[cfg_attr(feature = "small-code", allow(dead_code))]

@@ -23,6 +23,9 @@ use crate::kernels::index::{index, Index};
 use crate::kernels::reduce::fold;
 use crate::Direction;
 
+#[cfg(not(feature = "small-code"))]
+mod fold512;
+
 /// The shortest rows this kernel takes (one vector).
 pub(in crate::kernels) const MIN_ROW: usize = 8;
 
@@ -470,7 +473,7 @@ pub(in crate::kernels) unsafe fn fold_planes<D: Direction>(
     #[cfg(not(feature = "small-code"))]
     if len >= 64 && crate::kernels::isa::level() >= crate::kernels::isa::AVX512 {
         // SAFETY: `level` found AVX-512 F (the caller, AVX2).
-        return unsafe { super::fold512::fold_planes512::<D>(tile, x, planes, plane, at) };
+        return unsafe { fold512::fold_planes512::<D>(tile, x, planes, plane, at) };
     }
     let two = |at: usize| -> Option<(__m256, __m256)> {
         let ([a, b], _) = x.get(at..)?.first_chunk::<16>()?.as_chunks::<8>() else {

@@ -1,4 +1,4 @@
-//! The planes' fold of `f32` reductions over two axes apart ([`super::avx2::fold_planes`]) in
+//! The planes' fold of `f32` reductions over two axes apart ([`super::fold_planes`]) in
 //! AVX-512, for CPUs that have it (checked by the caller, [`crate::kernels::isa`]).
 
 use core::arch::x86_64::{
@@ -8,7 +8,7 @@ use core::arch::x86_64::{
 
 use crate::Direction;
 
-/// [`fold_planes`](super::avx2::fold_planes) in AVX-512, 64 lanes at a time (tiles of 64 elements or more): four
+/// [`fold_planes`](super::fold_planes) in AVX-512, 64 lanes at a time (tiles of 64 elements or more): four
 /// vectors down the planes, NaN flagged one compare per two. AMD EPYC (Zen 4), kernel alone
 /// through the node shim, minimum of six alternating runs: ReduceMax/ReduceMin of `[25, 524,
 /// 40]` over axes 0 and 2 32.3 -> 27.9 us (the AVX2 form's sixteen lanes; the stream 21 us). A
