@@ -479,11 +479,7 @@ mod tests {
         }
         assert_eq!(arg_tile(2097, 1), 1632);
         assert_eq!(arg_tile(100_000, 2), 1360);
-        let builds = if isa::level() >= isa::AVX512 {
-            &[isa::AVX2, isa::AVX512][..]
-        } else {
-            &[isa::AVX2][..]
-        };
+        let builds = crate::kernels::test_util::vector_builds();
         for &build in builds {
             isa::HERE.with(|c| c.set(Some(build)));
             check::<u8>(|v| v as u8, 0, 255);
@@ -506,11 +502,7 @@ mod tests {
             return;
         }
         let inner = 300;
-        let builds = if isa::level() >= isa::AVX512 {
-            &[isa::AVX2, isa::AVX512][..]
-        } else {
-            &[isa::AVX2][..]
-        };
+        let builds = crate::kernels::test_util::vector_builds();
         let mut g = Lcg(31);
         for &build in builds {
             isa::HERE.with(|c| c.set(Some(build)));

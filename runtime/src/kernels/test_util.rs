@@ -365,3 +365,15 @@ pub(super) fn f16s(g: &mut Lcg, nan: bool) -> f16 {
 pub(super) fn bf16s(g: &mut Lcg, nan: bool) -> bf16 {
     halves_of(g, nan, bf16::from_f32)
 }
+
+/// The vector builds a test runs its kernels in on this CPU (each set as the thread's cap,
+/// `isa::HERE`): AVX-512 and AVX2 where the CPU has AVX-512, AVX2 alone otherwise.
+#[cfg(all(target_arch = "x86_64", not(feature = "small-code")))]
+pub(super) fn vector_builds() -> &'static [u8] {
+    use super::isa;
+    if isa::level() >= isa::AVX512 {
+        &[isa::AVX512, isa::AVX2]
+    } else {
+        &[isa::AVX2]
+    }
+}

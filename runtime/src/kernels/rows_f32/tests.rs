@@ -418,11 +418,7 @@ fn short_reductions_match_the_definition() {
     }
     // Rows of 17 to 64 take the AVX-512 kernel of eight rows where the CPU has it: both builds.
     use crate::kernels::isa;
-    let builds = if isa::level() >= isa::AVX512 {
-        &[isa::AVX512, isa::AVX2][..]
-    } else {
-        &[isa::AVX2][..]
-    };
+    let builds = crate::kernels::test_util::vector_builds();
     for &build in builds {
         isa::HERE.with(|c| c.set(Some(build)));
         each!(2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 20 24 31 32 33 40 47 48 49 63 64 65);

@@ -153,11 +153,7 @@ fn planes_fold_matches_the_definition() {
     if !avx2::available() {
         return;
     }
-    let builds = if isa::level() >= isa::AVX512 {
-        &[isa::AVX512, isa::AVX2][..]
-    } else {
-        &[isa::AVX2][..]
-    };
+    let builds = crate::kernels::test_util::vector_builds();
     let mut g = Lcg(41);
     for &build in builds {
         isa::HERE.with(|c| c.set(Some(build)));

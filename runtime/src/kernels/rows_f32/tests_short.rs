@@ -321,11 +321,7 @@ fn eight_rows_of_up_to_three_words_match_the_definition() {
 fn eight_rows_in_avx512_match_the_definition() {
     use super::tests::check_rows;
     use crate::kernels::isa;
-    let builds = if isa::level() >= isa::AVX512 {
-        &[isa::AVX512, isa::AVX2][..]
-    } else {
-        &[isa::AVX2][..]
-    };
+    let builds = crate::kernels::test_util::vector_builds();
     for &build in builds {
         isa::HERE.with(|c| c.set(Some(build)));
         let mut g = Lcg(31);
