@@ -2,18 +2,21 @@
 //! AVX-512: the pass of `half_lanes_avx2` with thirty-two lanes a vector (a whole cache line of
 //! a row) and masks for its blends.
 //!
-//! Per vector of a row: the key (the magnitude, negated under a mask of the sign bits: `-0` and
-//! `+0` both 0), the new extreme, the other extreme (whose ends tell a NaN: past an infinity's
-//! key), a compare into a mask and a masked move of the row number into the lanes' rows; for a
-//! Hardmax also a store of zeros into the same lanes of the output. Rows go in groups of
-//! [`GROUP`]; a chunk of lanes goes down a group in registers, then merges into the tile's
-//! running state (the best key and its row, as `u16`).
+//! Per vector of a row: the key (two instructions, see [`keys`]), a compare with the extreme
+//! into a mask, a masked move of the row's number (a constant in the unrolled walk down a
+//! group) into the lanes' rows, the new extreme and the other extreme (whose ends tell a NaN:
+//! past an infinity's key); for a Hardmax also a store of zeros into the same lanes of the
+//! output. Rows go in groups of [`GROUP`]; a chunk of lanes goes down a group in registers,
+//! then merges into the tile's running state (the best key and its row, as `u16`). The keys
+//! tell `-0` from `+0`, which tie: lanes whose extreme is a zero find their row again at the
+//! end ([`zeros`]).
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi16, _mm512_and_si512, _mm512_cmpeq_epi16_mask, _mm512_cmpgt_epi16_mask,
-    _mm512_cmpneq_epi16_mask, _mm512_loadu_si512, _mm512_mask_mov_epi16, _mm512_mask_sub_epi16,
-    _mm512_max_epi16, _mm512_min_epi16, _mm512_movepi16_mask, _mm512_set1_epi16,
-    _mm512_setzero_si512, _mm512_storeu_si512,
+    __m512i, _mm512_add_epi16, _mm512_cmpeq_epi16_mask, _mm512_cmpge_epi16_mask,
+    _mm512_cmpgt_epi16_mask, _mm512_cmple_epi16_mask, _mm512_cmplt_epi16_mask, _mm512_loadu_si512,
+    _mm512_mask_mov_epi16, _mm512_max_epi16, _mm512_min_epi16, _mm512_set1_epi16,
+    _mm512_setzero_si512, _mm512_srai_epi16, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+    _mm512_testn_epi16_mask,
 };
 
 use super::half_lanes::{place, Out};
@@ -50,12 +53,15 @@ unsafe fn store(p: *mut u16, v: __m512i) {
     unsafe { _mm512_storeu_si512(p.cast(), v) }
 }
 
-/// The order keys of thirty-two f16/bf16 bits: the magnitude, negated where the sign is set.
+/// The order keys of thirty-two f16/bf16 bits in two instructions: the bits where the sign is
+/// clear, else the bits with the magnitude's bits flipped (`-1 - magnitude`). They order every
+/// value but the zeros, whose signs they tell apart (`-0` is -1, `+0` is 0):
+/// [`arg_tile_keys`] reads the lanes whose extreme is a zero again ([`zeros`]).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 fn keys(v: __m512i) -> __m512i {
-    let mag = _mm512_and_si512(v, _mm512_set1_epi16(0x7fff));
-    _mm512_mask_sub_epi16(mag, _mm512_movepi16_mask(v), _mm512_setzero_si512(), mag)
+    // `v ^ (sign & 0x7fff)`: 0x78 is `a ^ (b & c)` in the truth table of three inputs.
+    _mm512_ternarylogic_epi32::<0x78>(v, _mm512_srai_epi16::<15>(v), _mm512_set1_epi16(0x7fff))
 }
 
 /// The lanes where `a` is strictly more extreme than `b` (`MIN`: smaller).
@@ -69,8 +75,8 @@ fn better<const MIN: bool>(a: __m512i, b: __m512i) -> u32 {
     }
 }
 
-/// A chunk of thirty-two lanes down one group: the extreme keys, the row where each is first
-/// (`LAST`: last) met, and the other extreme.
+/// A chunk of thirty-two lanes down one group: the extreme keys, the row within the group
+/// where each is first (`LAST`: last) met, and the other extreme.
 #[derive(Clone, Copy)]
 struct Walk {
     best: __m512i,
@@ -78,9 +84,9 @@ struct Walk {
     other: __m512i,
 }
 
-/// Walks `rows` rows (at least one, `stride` elements apart) of the thirty-two lanes at `p`,
-/// the first of them row `first` (the rows' numbers, below 2^16, are what it keeps); with `h`
-/// not null, stores zeros into the same lanes at `h`.
+/// Walks `rows` rows (at least one, at most [`GROUP`], `stride` elements apart) of the
+/// thirty-two lanes at `p`; with `h` not null, stores zeros into the same lanes at `h`. Called
+/// with `GROUP` rows, the loop unrolls and the row numbers are constants.
 ///
 /// # Safety
 /// Every row's thirty-two lanes at `p` (and at `h`, if not null) must be within their slices;
@@ -92,42 +98,65 @@ unsafe fn walk<const MIN: bool, const LAST: bool>(
     h: *mut u16,
     stride: usize,
     rows: usize,
-    first: u16,
 ) -> Walk {
     let zero = _mm512_setzero_si512();
-    let one = _mm512_set1_epi16(1);
     // SAFETY: row 0 (the caller's).
     let k0 = keys(unsafe { load(p) });
     if !h.is_null() {
         // SAFETY: the caller's.
         unsafe { store(h, zero) };
     }
-    let r0 = _mm512_set1_epi16(first as i16);
-    let (mut best, mut other, mut row, mut r) = (k0, k0, r0, r0);
-    for i in 1..rows {
+    let (mut best, mut other, mut row) = (k0, k0, zero);
+    for i in 1..rows.min(GROUP) {
         // SAFETY: row `i < rows` (the caller's).
         let k = keys(unsafe { load(p.add(i * stride)) });
         if !h.is_null() {
             // SAFETY: the caller's.
             unsafe { store(h.add(i * stride), zero) };
         }
-        r = _mm512_add_epi16(r, one);
-        let (n, o) = if MIN {
+        // `LAST`: every row at least as extreme; else only one strictly more.
+        let take = match (MIN, LAST) {
+            (false, false) => _mm512_cmpgt_epi16_mask(k, best),
+            (false, true) => _mm512_cmpge_epi16_mask(k, best),
+            (true, false) => _mm512_cmplt_epi16_mask(k, best),
+            (true, true) => _mm512_cmple_epi16_mask(k, best),
+        };
+        row = _mm512_mask_mov_epi16(row, take, _mm512_set1_epi16(i as i16));
+        (best, other) = if MIN {
             (_mm512_min_epi16(best, k), _mm512_max_epi16(other, k))
         } else {
             (_mm512_max_epi16(best, k), _mm512_min_epi16(other, k))
         };
-        // `LAST`: every row equal to the extreme; else only one that changed it.
-        let take = if LAST {
-            _mm512_cmpeq_epi16_mask(n, k)
-        } else {
-            _mm512_cmpneq_epi16_mask(n, best)
-        };
-        row = _mm512_mask_mov_epi16(row, take, r);
-        best = n;
-        other = o;
     }
     Walk { best, row, other }
+}
+
+/// The rows of the lanes in `lanes` (whose extreme is a zero, of either sign) read again: the
+/// first (`LAST`: last) of `rows` rows, `stride` elements apart, where the thirty-two lanes at
+/// `p` hold a zero, into those lanes of `row`.
+///
+/// # Safety
+/// Every row's thirty-two lanes at `p` must be within their slice; the CPU has AVX-512 F, BW,
+/// VL and DQ.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
+unsafe fn zeros<const LAST: bool>(
+    p: *const u16,
+    stride: usize,
+    rows: usize,
+    lanes: u32,
+    row: __m512i,
+) -> __m512i {
+    let magnitude = _mm512_set1_epi16(0x7fff);
+    let mut row = row;
+    // The later row written wins: rows in order for `LAST`, else from the last.
+    for i in 0..rows {
+        let r = if LAST { i } else { rows - 1 - i };
+        // SAFETY: row `r < rows` (the caller's).
+        let z = _mm512_testn_epi16_mask(unsafe { load(p.add(r * stride)) }, magnitude);
+        row = _mm512_mask_mov_epi16(row, z & lanes, _mm512_set1_epi16(r as i16));
+    }
+    row
 }
 
 /// The pass of `half_lanes_avx2::arg_tile_keys` with thirty-two lanes a vector, for tiles of
@@ -175,7 +204,8 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
         return false;
     };
     let mut nan = 0u32;
-    let (hi, lo) = (_mm512_set1_epi16(inf), _mm512_set1_epi16(-inf));
+    // The keys of the infinities (`-inf` as [`keys`] has it); a NaN's are further out.
+    let (hi, lo) = (_mm512_set1_epi16(inf), _mm512_set1_epi16(-inf - 1));
     // The zeros as the rows are read, unless `h` holds them already.
     let hp = if h.is_empty() || zeroed {
         core::ptr::null_mut()
@@ -190,19 +220,25 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
             let at = first * inner + lane;
             // SAFETY: `at + (count - 1) * inner + L <= rows * inner <= x.len()` (lanes end by
             // `end <= inner`), and `h`, when used, is as long as `x`.
-            let s = unsafe {
-                walk::<MIN, LAST>(
+            let mut s = unsafe {
+                let (p, hc) = (
                     x.as_ptr().add(at),
                     if hp.is_null() { hp } else { hp.add(at) },
-                    inner,
-                    count,
-                    first as u16,
-                )
+                );
+                if count == GROUP {
+                    walk::<MIN, LAST>(p, hc, inner, GROUP)
+                } else {
+                    walk::<MIN, LAST>(p, hc, inner, count)
+                }
             };
-            nan |= _mm512_cmpgt_epi16_mask(s.best, hi)
-                | _mm512_cmpgt_epi16_mask(lo, s.best)
-                | _mm512_cmpgt_epi16_mask(s.other, hi)
-                | _mm512_cmpgt_epi16_mask(lo, s.other);
+            s.row = _mm512_add_epi16(s.row, _mm512_set1_epi16(first as i16));
+            // A NaN's key is past an infinity's: above the maximum or below the minimum.
+            let (max, min) = if MIN {
+                (s.other, s.best)
+            } else {
+                (s.best, s.other)
+            };
+            nan |= _mm512_cmpgt_epi16_mask(max, hi) | _mm512_cmpgt_epi16_mask(lo, min);
             if first == 0 {
                 (*b, *w) = (s.best, s.row);
                 continue;
@@ -221,8 +257,18 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
     if nan != 0 {
         return false;
     }
-    for (c, &w) in row.iter().enumerate() {
+    // The key of the zero an extreme of zeros takes (`+0` for a maximum, `-0` for a minimum):
+    // the lanes with it read their rows again, as the keys tell the zeros apart.
+    let zero_key = _mm512_set1_epi16(if MIN { -1 } else { 0 });
+    for (c, (&b, &w)) in best.iter().zip(row.iter()).enumerate() {
         let lane0 = if c < whole { c * L } else { n - L };
+        let lanes = _mm512_cmpeq_epi16_mask(b, zero_key);
+        let w = if lanes == 0 {
+            w
+        } else {
+            // SAFETY: the chunk's lanes of every row are within `x` (as above).
+            unsafe { zeros::<LAST>(x.as_ptr().add(start + lane0), inner, rows, lanes, w) }
+        };
         let mut wa = [0u16; L];
         // SAFETY: `wa` holds 64 bytes.
         unsafe { store(wa.as_mut_ptr(), w) };
