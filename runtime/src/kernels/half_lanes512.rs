@@ -133,7 +133,8 @@ unsafe fn walk<const MIN: bool, const LAST: bool>(
 
 /// The rows of the lanes in `lanes` (whose extreme is a zero, of either sign) read again: the
 /// first (`LAST`: last) of `rows` rows, `stride` elements apart, where the thirty-two lanes at
-/// `p` hold a zero, into those lanes of `row`.
+/// `p` hold a zero, into those lanes of `row`. It stops at the row where the last of them finds
+/// its zero (at once where every row is zero).
 ///
 /// # Safety
 /// Every row's thirty-two lanes at `p` must be within their slice; the CPU has AVX-512 F, BW,
@@ -148,13 +149,18 @@ unsafe fn zeros<const LAST: bool>(
     row: __m512i,
 ) -> __m512i {
     let magnitude = _mm512_set1_epi16(0x7fff);
-    let mut row = row;
-    // The later row written wins: rows in order for `LAST`, else from the last.
+    let (mut row, mut pending) = (row, lanes);
+    // From the first row on, or from the last for `LAST`.
     for i in 0..rows {
-        let r = if LAST { i } else { rows - 1 - i };
+        let r = if LAST { rows - 1 - i } else { i };
         // SAFETY: row `r < rows` (the caller's).
-        let z = _mm512_testn_epi16_mask(unsafe { load(p.add(r * stride)) }, magnitude);
-        row = _mm512_mask_mov_epi16(row, z & lanes, _mm512_set1_epi16(r as i16));
+        let found =
+            _mm512_testn_epi16_mask(unsafe { load(p.add(r * stride)) }, magnitude) & pending;
+        row = _mm512_mask_mov_epi16(row, found, _mm512_set1_epi16(r as i16));
+        pending &= !found;
+        if pending == 0 {
+            break;
+        }
     }
     row
 }

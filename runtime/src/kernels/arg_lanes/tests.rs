@@ -219,6 +219,40 @@ fn strided_half<T: Element + core::fmt::Debug>(from: fn(f32) -> T, one: T) {
             }
         }
     }
+    // Zero extremes met late, each sign once, the other rows of the lane further from the
+    // extreme: the lanes read again must go down to them (the keys tell -0 from +0).
+    for (rows, inner) in [(40, 33), (300, 70)] {
+        for min in [false, true] {
+            let far = from(if min { 1.0 } else { -1.0 });
+            let mut x = std::vec![far; rows * inner];
+            for j in (0..inner).step_by(3) {
+                let (a, b) = (rows - 1 - (j % 7), rows - 9 - (j % 5));
+                let (first, second) = if j % 2 == 0 { (-0.0, 0.0) } else { (0.0, -0.0) };
+                x[a.min(b) * inner + j] = from(first);
+                x[a.max(b) * inner + j] = from(second);
+            }
+            let lane =
+                |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
+            for last in [false, true] {
+                let mut y = std::vec![-1i64; inner];
+                match (min, last) {
+                    (false, false) => arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner),
+                    (false, true) => arg_lanes::<T, Max, true, 1024>(&x, &mut y, inner),
+                    (true, false) => arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner),
+                    (true, true) => arg_lanes::<T, Min, true, 1024>(&x, &mut y, inner),
+                }
+                for (j, &at) in y.iter().enumerate() {
+                    let want = if min {
+                        naive_arg::<T, Min>(&lane(j), last)
+                    } else {
+                        naive_arg::<T, Max>(&lane(j), last)
+                    };
+                    let ctx = std::format!("{:?} {rows}x{inner} late zeros", T::DTYPE);
+                    assert_eq!(at as usize, want, "{ctx} min {min} last {last} lane {j}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
