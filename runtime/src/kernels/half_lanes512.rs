@@ -5,11 +5,11 @@
 //! Per vector of a row: the key (two instructions, see [`keys`]), a compare with the extreme
 //! into a mask, a masked move of the row's number (a constant in the unrolled walk down a
 //! group) into the lanes' rows, the new extreme and the other extreme (whose ends tell a NaN:
-//! past an infinity's key); for a Hardmax also a store of zeros into the same lanes of the
-//! output. Rows go in groups of [`GROUP`]; a chunk of lanes goes down a group in registers,
-//! then merges into the tile's running state (the best key and its row, as `u16`). The keys
-//! tell `-0` from `+0`, which tie: lanes whose extreme is a zero find their row again at the
-//! end ([`zeros`]).
+//! past an infinity's key). A Hardmax's zeros are written before (see
+//! `half_lanes::zeros_first`). Rows go in groups of [`GROUP`]; a chunk of lanes goes down a
+//! group in registers, then merges into the tile's running state (the best key and its row, as
+//! `u16`). The keys tell `-0` from `+0`, which tie: lanes whose extreme is a zero find their
+//! row again at the end ([`zeros`]).
 
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi16, _mm512_cmpeq_epi16_mask, _mm512_cmpge_epi16_mask,
@@ -85,35 +85,26 @@ struct Walk {
 }
 
 /// Walks `rows` rows (at least one, at most [`GROUP`], `stride` elements apart) of the
-/// thirty-two lanes at `p`; with `h` not null, stores zeros into the same lanes at `h`. Called
-/// with `GROUP` rows, the loop unrolls and the row numbers are constants.
+/// thirty-two lanes at `p`. Called with `GROUP` rows, the loop unrolls and the row numbers are
+/// constants.
 ///
 /// # Safety
-/// Every row's thirty-two lanes at `p` (and at `h`, if not null) must be within their slices;
-/// the CPU has AVX-512 F, BW, VL and DQ.
+/// Every row's thirty-two lanes at `p` must be within their slice; the CPU has AVX-512 F, BW,
+/// VL and DQ.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512dq")]
 unsafe fn walk<const MIN: bool, const LAST: bool>(
     p: *const u16,
-    h: *mut u16,
     stride: usize,
     rows: usize,
 ) -> Walk {
     let zero = _mm512_setzero_si512();
     // SAFETY: row 0 (the caller's).
     let k0 = keys(unsafe { load(p) });
-    if !h.is_null() {
-        // SAFETY: the caller's.
-        unsafe { store(h, zero) };
-    }
     let (mut best, mut other, mut row) = (k0, k0, zero);
     for i in 1..rows.min(GROUP) {
         // SAFETY: row `i < rows` (the caller's).
         let k = keys(unsafe { load(p.add(i * stride)) });
-        if !h.is_null() {
-            // SAFETY: the caller's.
-            unsafe { store(h.add(i * stride), zero) };
-        }
         // `LAST`: every row at least as extreme; else only one strictly more.
         let take = match (MIN, LAST) {
             (false, false) => _mm512_cmpgt_epi16_mask(k, best),
@@ -168,8 +159,9 @@ unsafe fn zeros<const LAST: bool>(
 /// The pass of `half_lanes_avx2::arg_tile_keys` with thirty-two lanes a vector, for tiles of
 /// thirty-two lanes or more and at most [`CHUNKS`] chunks of them: see
 /// [`super::half_lanes::arg_tile_half`]. Returns false, `y` and `v` untouched, if a NaN
-/// occurred, the tile is not so, or the rows are more than its 16-bit row numbers count (the
-/// caller's exact pass then decides).
+/// occurred, the tile is not so, the rows are more than its 16-bit row numbers count, or a
+/// Hardmax's output does not hold its zeros yet (`half_lanes::zeros_first` has them written
+/// wherever this kernel runs): the caller's exact pass then decides.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, BW, VL and DQ.
@@ -197,7 +189,7 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
         || end > inner
         || rows == 0
         || rows > usize::from(u16::MAX) + 1
-        || !(h.is_empty() || h.len() == x.len())
+        || !(h.is_empty() || (h.len() == x.len() && zeroed))
     {
         return false;
     }
@@ -212,12 +204,6 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
     let mut nan = 0u32;
     // The keys of the infinities (`-inf` as [`keys`] has it); a NaN's are further out.
     let (hi, lo) = (_mm512_set1_epi16(inf), _mm512_set1_epi16(-inf - 1));
-    // The zeros as the rows are read, unless `h` holds them already.
-    let hp = if h.is_empty() || zeroed {
-        core::ptr::null_mut()
-    } else {
-        h.as_mut_ptr()
-    };
     let whole = n / L;
     for first in (0..rows).step_by(GROUP) {
         let count = GROUP.min(rows - first);
@@ -225,16 +211,13 @@ pub(super) unsafe fn arg_tile_keys<const MIN: bool, const LAST: bool>(
             let lane = start + if c < whole { c * L } else { n - L };
             let at = first * inner + lane;
             // SAFETY: `at + (count - 1) * inner + L <= rows * inner <= x.len()` (lanes end by
-            // `end <= inner`), and `h`, when used, is as long as `x`.
+            // `end <= inner`).
             let mut s = unsafe {
-                let (p, hc) = (
-                    x.as_ptr().add(at),
-                    if hp.is_null() { hp } else { hp.add(at) },
-                );
+                let p = x.as_ptr().add(at);
                 if count == GROUP {
-                    walk::<MIN, LAST>(p, hc, inner, GROUP)
+                    walk::<MIN, LAST>(p, inner, GROUP)
                 } else {
-                    walk::<MIN, LAST>(p, hc, inner, count)
+                    walk::<MIN, LAST>(p, inner, count)
                 }
             };
             s.row = _mm512_add_epi16(s.row, _mm512_set1_epi16(first as i16));
