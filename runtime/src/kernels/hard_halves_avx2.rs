@@ -35,6 +35,50 @@ pub(super) const MAX_ROWS: usize = 64;
 /// Lanes of a chunk.
 const LANES: usize = 16;
 
+/// Blocks of this many rows or more and 32 lanes or more go to the lane kernels where the CPU
+/// has AVX-512 (`half_lanes512`), whose walk down groups of rows beats this kernel's two passes
+/// there: `[64, 512]` blocks 281 -> 87 us, `[64, 16384]` 872 -> 142, `[40, 26214]` 229 -> 100,
+/// `[40, 1000]` and `[33, 100]` alike, on an AMD EPYC (Zen 4), 2 MiB of f16 each. Fewer rows
+/// stay here: `[4, 4096]` took 105 us here and 400 in the lane kernels, `[2, 1024]` 100 and 739.
+const LANES_ROWS: usize = 32;
+
+/// Blocks of this many rows or more whose rows crowd L1's sets ([`crowded_sets`]) go to the
+/// lane kernels where the CPU has AVX-512, as [`LANES_ROWS`] rows: `[16, 2048]` blocks of f16
+/// 799 -> 205 us, `[16, 2050]` 867 -> 191, `[16, 2040]` 248 -> 150, `[8, 2048]` 538 -> 229,
+/// `[12, 3072]` 338 -> 170, `[24, 1024]` 495 -> 116 (AMD EPYC, Zen 4). Not crowded,
+/// `[16, 1984]` (97 here against 139 there), `[8, 4000]` and `[16, 1000]` stay; so do fewer
+/// rows (`[4, 4096]`: 111 against 387).
+const CROWDED_ROWS: usize = 8;
+
+/// Whether `rows` rows `stride` bytes apart put four or more of their lines at one offset in a
+/// 4 KiB page, so in one set of a 32 KiB, 8-way L1 (strides near a multiple of 4 KiB, of 2 KiB,
+/// ...): a chunk read down the rows twice, its output's stores between, then misses L1 on the
+/// second way down.
+pub(super) fn crowded_sets(rows: usize, stride: usize) -> bool {
+    const PAGE: usize = 4096;
+    const LINE: usize = 64;
+    let mut lines = [0u8; PAGE / LINE];
+    for k in 0..rows.min(PAGE / LINE) {
+        let set = (k * (stride % PAGE)) % PAGE / LINE;
+        if let Some(n) = lines.get_mut(set) {
+            *n += 1;
+            if *n >= 4 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether blocks of `r` rows of `inner` lanes go to the lane kernels rather than to
+/// [`hardmax_blocks`]: on a CPU with AVX-512, 32 lanes or more, and [`LANES_ROWS`] rows or more,
+/// or [`CROWDED_ROWS`] or more that crowd L1's sets.
+pub(super) fn lanes_take(r: usize, inner: usize) -> bool {
+    inner >= 32
+        && (r >= LANES_ROWS || (r >= CROWDED_ROWS && crowded_sets(r, inner * 2)))
+        && super::isa::level() >= super::isa::AVX512
+}
+
 /// Hardmax of each block of `r` rows of `inner` lanes of `x` into `y` (along the rows; the
 /// first maximum, NaN winning): `true` if done, `false` (nothing written) where this kernel does
 /// not take the blocks (not f16 or bf16, fewer than sixteen lanes, fewer than two rows or more

@@ -232,24 +232,11 @@ pub(crate) use thin_blocks::{
     reduce_blocks_of as reduce_blocks_thin, reduce_packed, reduces_wide as thin_reduces_wide,
 };
 
-/// Blocks of f16 or bf16 of this many rows or more and 32 lanes or more go to the lane kernels
-/// where the CPU has AVX-512 (`half_lanes512`, its zeros written first), whose walk down groups
-/// of rows beats `hard_halves_avx2`'s two passes there: `[64, 512]` blocks 281 -> 87 us,
-/// `[64, 16384]` 872 -> 142, `[40, 26214]` 229 -> 100, `[40, 1000]` and `[33, 100]` alike, on an
-/// AMD EPYC (Zen 4), 2 MiB of f16 each. Fewer rows stay there: `[4, 4096]` took 105 us there
-/// and 400 in the lane kernels, `[2, 1024]` 100 and 739.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "small-code")
-))]
-const HALVES_LANES_ROWS: usize = 32;
-
 /// Hardmax along `r` rows of `inner` lanes of `x` into `y`, block after block, by the AVX2
 /// kernel of f16 and bf16 blocks of two to 64 rows of sixteen lanes or more
-/// (`hard_halves_avx2`) where the CPU has AVX2, but for blocks of [`HALVES_LANES_ROWS`] rows or
-/// more of 32 lanes or more where it has AVX-512; `false` (nothing done) otherwise, and always
-/// with `small-code`.
+/// (`hard_halves_avx2`) where the CPU has AVX2, but for the blocks it leaves to the lane kernels
+/// where the CPU has AVX-512 (`hard_halves_avx2::lanes_take`); `false` (nothing done)
+/// otherwise, and always with `small-code`.
 #[inline(always)]
 pub(crate) fn hardmax_blocks_halves<T: Element>(
     x: &[T],
@@ -262,7 +249,7 @@ pub(crate) fn hardmax_blocks_halves<T: Element>(
         target_feature = "sse2",
         not(feature = "small-code")
     ))]
-    return !(r >= HALVES_LANES_ROWS && inner >= 32 && isa::level() >= isa::AVX512)
+    return !hard_halves_avx2::lanes_take(r, inner)
         && hard_halves_avx2::hardmax_blocks(x, y, r, inner);
     #[allow(unreachable_code)]
     {

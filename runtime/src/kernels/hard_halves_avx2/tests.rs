@@ -53,6 +53,27 @@ fn blocks_match_the_definition() {
     check::<crate::bf16>(&mut g, bf16s);
 }
 
+/// Rows whose lines meet four times or more at one offset in a page, and rows that do not.
+#[test]
+fn crowded_sets_are_strides_near_a_multiple_of_a_set_cycle() {
+    // Every row at one offset (4 KiB apart and multiples), or 4 bytes on from the row before.
+    for stride in [4096, 8192, 1 << 18, 4100] {
+        assert!(crowded_sets(4, stride), "{stride}");
+        assert!(!crowded_sets(3, stride), "{stride}");
+    }
+    // 2 KiB apart: two offsets, the fourth row at the first one is row 6.
+    assert!(crowded_sets(7, 2048) && !crowded_sets(6, 2048));
+    assert!(crowded_sets(7, 6144) && !crowded_sets(6, 6144));
+    // 16 bytes back each row: rows 1 to 4 in the page's last line.
+    assert!(crowded_sets(5, 4080) && !crowded_sets(4, 4080));
+    // A line or more apart in the page: one row a set until the offsets wrap.
+    for stride in [3968, 4000, 2000, 64, 4160] {
+        assert!(!crowded_sets(16, stride), "{stride}");
+    }
+    // A page's 64 lines, one row each (the rows after the 64th are not counted).
+    assert!(!crowded_sets(64, 4160) && !crowded_sets(1000, 4160));
+}
+
 #[test]
 fn other_types_and_shapes_are_left() {
     let x = [1.0f32; 64];
