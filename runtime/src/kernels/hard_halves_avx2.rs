@@ -38,17 +38,25 @@ const LANES: usize = 16;
 /// Blocks of this many rows or more and 32 lanes or more go to the lane kernels where the CPU
 /// has AVX-512 (`half_lanes512`), whose walk down groups of rows beats this kernel's two passes
 /// there: `[64, 512]` blocks 281 -> 87 us, `[64, 16384]` 872 -> 142, `[40, 26214]` 229 -> 100,
-/// `[40, 1000]` and `[33, 100]` alike, on an AMD EPYC (Zen 4), 2 MiB of f16 each. Fewer rows
-/// stay here: `[4, 4096]` took 105 us here and 400 in the lane kernels, `[2, 1024]` 100 and 739.
+/// `[40, 1000]` and `[33, 100]` alike, on an AMD EPYC (Zen 4), 2 MiB of f16 each.
 const LANES_ROWS: usize = 32;
 
+/// Blocks of [`WIDE_ROWS`] rows or more of this many lanes or more go to the lane kernels too:
+/// `[16, 1000]` 90 -> 75 us, `[16, 1984]` 86 -> 75, `[12, 520]` alike (as above). Under it, or
+/// over fewer rows, this kernel was as fast or faster: `[8, 512]` 90 here against 95 there,
+/// `[10, 600]` 84 against 86, `[8, 4000]` 80 against 84, `[10, 300]` 99 against 108, `[16, 64]`
+/// 82 against 114, `[2, 512]` 113 against 176, `[3, 32]` 117 against 434.
+const WIDE_LANES: usize = 512;
+
+/// See [`WIDE_LANES`].
+const WIDE_ROWS: usize = 12;
+
 /// Blocks of this many rows or more whose rows crowd L1's sets ([`crowded_sets`]) go to the
-/// lane kernels where the CPU has AVX-512, as [`LANES_ROWS`] rows: `[16, 2048]` blocks of f16
-/// 799 -> 205 us, `[16, 2050]` 867 -> 191, `[16, 2040]` 248 -> 150, `[8, 2048]` 538 -> 229,
-/// `[12, 3072]` 338 -> 170, `[24, 1024]` 495 -> 116 (AMD EPYC, Zen 4). Not crowded,
-/// `[16, 1984]` (97 here against 139 there), `[8, 4000]` and `[16, 1000]` stay; so do fewer
-/// rows (`[4, 4096]`: 111 against 387).
-const CROWDED_ROWS: usize = 8;
+/// lane kernels where the CPU has AVX-512: `[16, 2048]` blocks of f16 799 -> 121 us,
+/// `[16, 2050]` 867 -> 124, `[8, 2048]` 538 -> 87, `[12, 3072]` 338 -> 81, `[24, 1024]` 495 ->
+/// 74, `[6, 8192]` 276 -> 87, `[5, 2048]` 202 -> 94, `[5, 4096]` 197 -> 91 (as above). Not
+/// crowded, `[8, 4000]` stays; so do fewer rows (`[4, 4096]`: 104 against 104).
+const CROWDED_ROWS: usize = 5;
 
 /// Whether `rows` rows `stride` bytes apart put four or more of their lines at one offset in a
 /// 4 KiB page, so in one set of a 32 KiB, 8-way L1 (strides near a multiple of 4 KiB, of 2 KiB,
@@ -72,10 +80,13 @@ pub(super) fn crowded_sets(rows: usize, stride: usize) -> bool {
 
 /// Whether blocks of `r` rows of `inner` lanes go to the lane kernels rather than to
 /// [`hardmax_blocks`]: on a CPU with AVX-512, 32 lanes or more, and [`LANES_ROWS`] rows or more,
-/// or [`CROWDED_ROWS`] or more that crowd L1's sets.
+/// [`WIDE_ROWS`] or more of [`WIDE_LANES`] or more, or [`CROWDED_ROWS`] or more that crowd L1's
+/// sets.
 pub(super) fn lanes_take(r: usize, inner: usize) -> bool {
     inner >= 32
-        && (r >= LANES_ROWS || (r >= CROWDED_ROWS && crowded_sets(r, inner * 2)))
+        && (r >= LANES_ROWS
+            || (r >= WIDE_ROWS && inner >= WIDE_LANES)
+            || (r >= CROWDED_ROWS && crowded_sets(r, inner * 2)))
         && super::isa::level() >= super::isa::AVX512
 }
 
