@@ -219,8 +219,12 @@ fn strided_half<T: Element + core::fmt::Debug>(from: fn(f32) -> T, one: T) {
             }
         }
     }
-    // Zero extremes met late, each sign once, the other rows of the lane further from the
-    // extreme: the lanes read again must go down to them (the keys tell -0 from +0).
+}
+
+/// Zero extremes met late, each sign once, the other rows of the lane further from the
+/// extreme: the lanes read again must go down to them (the keys of the AVX-512 walk tell -0
+/// from +0).
+fn late_zeros<T: Element + core::fmt::Debug>(from: fn(f32) -> T) {
     for (rows, inner) in [(40, 33), (300, 70)] {
         for min in [false, true] {
             let far = from(if min { 1.0 } else { -1.0 });
@@ -262,6 +266,8 @@ fn strided_half_kernels_match_the_definition() {
         crate::kernels::rows_f32::avx2::SSE2_ONLY.with(|c| c.set(sse2_only));
         strided_half::<crate::f16>(crate::f16::from_f32, crate::f16::ONE);
         strided_half::<crate::bf16>(crate::bf16::from_f32, crate::bf16::ONE);
+        late_zeros::<crate::f16>(crate::f16::from_f32);
+        late_zeros::<crate::bf16>(crate::bf16::from_f32);
     }
 }
 
