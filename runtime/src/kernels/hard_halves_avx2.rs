@@ -8,11 +8,12 @@
 //! compared with the maxima, a 1 where one is equal for the first time down the lane, 0
 //! elsewhere, stored as the row goes (the second pass reads the chunk again from L1). The last
 //! chunk of a row that is not whole chunks overlaps the one before (its lanes written twice,
-//! alike). Over two to four rows the chunk's vectors stay in registers for both ways down
+//! alike). Over two to eight rows the chunk's vectors stay in registers for both ways down
 //! ([`chunk_few`]): reloaded after the stores, as the compiler must, they cost most of the
 //! time (2 MiB of f16 as `[2, 524288]` 101 -> 59 us, blocks of `[2, 1024]` 156 -> 66, `[3,
-//! 300]` 160 -> 84, `[4, 1000]` 97 -> 71, on an AMD EPYC, Zen 4, where a pass that reads and
-//! writes as much takes 56). A block with a NaN is done by the portable pass and its rule.
+//! 300]` 160 -> 84, `[4, 1000]` 97 -> 71, `[6, 1000]` 87 -> 71, `[7, 40]` 97 -> 75, `[8,
+//! 4000]` 84 -> 69, on an AMD EPYC, Zen 4, where a pass that reads and writes as much takes
+//! 56). A block with a NaN is done by the portable pass and its rule.
 //!
 //! Contiguous rows of two ([`hardmax_pairs`]) and of three ([`hardmax_triples`]) go by their
 //! own kernels: several rows a vector, each element's key against the others of its row.
@@ -164,6 +165,10 @@ unsafe fn blocks_in<K: Lanes, T: Element>(
                     2 => chunk_few::<K, 2>(xb, yb, at, row, one),
                     3 => chunk_few::<K, 3>(xb, yb, at, row, one),
                     4 => chunk_few::<K, 4>(xb, yb, at, row, one),
+                    5 => chunk_few::<K, 5>(xb, yb, at, row, one),
+                    6 => chunk_few::<K, 6>(xb, yb, at, row, one),
+                    7 => chunk_few::<K, 7>(xb, yb, at, row, one),
+                    8 => chunk_few::<K, 8>(xb, yb, at, row, one),
                     _ => chunk::<K>(xb, yb, at, r, row, one),
                 }
             };
@@ -216,7 +221,7 @@ unsafe fn single_chunks<K: Lanes, T: Element, const R: usize>(
     true
 }
 
-/// [`chunk`] over `R` rows (two to four), each row's vector loaded once and kept in registers
+/// [`chunk`] over `R` rows (two to eight), each row's vector loaded once and kept in registers
 /// for both ways down (the second pass of [`chunk`] loads them again after its stores, which
 /// the compiler cannot tell apart from the loads).
 ///

@@ -16,7 +16,7 @@ fn bits<T: Element>(v: T) -> [u8; 2] {
 
 fn check<T: Element>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
     for inner in [1, 15, 16, 17, 20, 31, 32, 33, 48, 100] {
-        for r in [1, 2, 3, 4, 5, 17, 64, 65] {
+        for r in [1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 64, 65] {
             for (outer, nan) in [(1, false), (3, false), (3, true)] {
                 let size = r * inner;
                 let x: Vec<T> = (0..outer * size)
