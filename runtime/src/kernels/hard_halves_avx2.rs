@@ -253,17 +253,34 @@ unsafe fn chunk_few<K: Lanes, const R: usize>(
     }
     let mut found = _mm256_setzero_si256();
     for (k, &kv) in keys.iter().enumerate() {
-        let hit = _mm256_cmpeq_epi16(kv, m);
-        let first = _mm256_andnot_si256(found, hit);
-        found = _mm256_or_si256(found, hit);
-        let at = to + k * row;
-        debug_assert!(at + 32 <= yb.len());
         // SAFETY: as the caller's.
-        unsafe {
-            _mm256_storeu_si256(yb.as_mut_ptr().add(at).cast(), _mm256_and_si256(first, one))
-        };
+        found = unsafe { output_row(yb, to + k * row, kv, m, found, one) };
     }
     true
+}
+
+/// One row of a chunk's output at byte `at` of `yb`: `one` in the lanes whose key `kv` is the
+/// maximum `m` for the first time down the chunk (not yet in `found`), 0 elsewhere. Returns
+/// `found` with this row's hits.
+///
+/// # Safety
+/// The CPU has AVX2; `at + 32 <= yb.len()`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn output_row(
+    yb: &mut [u8],
+    at: usize,
+    kv: __m256i,
+    m: __m256i,
+    found: __m256i,
+    one: __m256i,
+) -> __m256i {
+    let hit = _mm256_cmpeq_epi16(kv, m);
+    let first = _mm256_andnot_si256(found, hit);
+    debug_assert!(at + 32 <= yb.len());
+    // SAFETY: the caller's.
+    unsafe { _mm256_storeu_si256(yb.as_mut_ptr().add(at).cast(), _mm256_and_si256(first, one)) };
+    _mm256_or_si256(found, hit)
 }
 
 /// One chunk of sixteen lanes from byte `from` of `xb` (a block's first row) into byte `to` of
@@ -301,15 +318,8 @@ unsafe fn chunk<K: Lanes>(
     for k in 0..r {
         // SAFETY: as the caller's.
         let w = unsafe { load(xb, from + k * row) };
-        let hit = _mm256_cmpeq_epi16(key::<K>(w), m);
-        let first = _mm256_andnot_si256(found, hit);
-        found = _mm256_or_si256(found, hit);
-        let at = to + k * row;
-        debug_assert!(at + 32 <= yb.len());
         // SAFETY: as the caller's.
-        unsafe {
-            _mm256_storeu_si256(yb.as_mut_ptr().add(at).cast(), _mm256_and_si256(first, one))
-        };
+        found = unsafe { output_row(yb, to + k * row, key::<K>(w), m, found, one) };
     }
     true
 }

@@ -197,26 +197,37 @@ fn strided_half<T: Element + core::fmt::Debug>(from: fn(f32) -> T, one: T) {
             let x: std::vec::Vec<T> = (0..rows * inner)
                 .map(|_| from(pool[(g.next() % 4) as usize]))
                 .collect();
-            let lane =
-                |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
-            for last in [false, true] {
-                let mut y = std::vec![-1i64; inner];
-                match (min, last) {
-                    (false, false) => arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner),
-                    (false, true) => arg_lanes::<T, Max, true, 1024>(&x, &mut y, inner),
-                    (true, false) => arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner),
-                    (true, true) => arg_lanes::<T, Min, true, 1024>(&x, &mut y, inner),
-                }
-                for (j, &at) in y.iter().enumerate() {
-                    let want = if min {
-                        naive_arg::<T, Min>(&lane(j), last)
-                    } else {
-                        naive_arg::<T, Max>(&lane(j), last)
-                    };
-                    let ctx = std::format!("{:?} {rows}x{inner} zeros", T::DTYPE);
-                    assert_eq!(at as usize, want, "{ctx} min {min} last {last} lane {j}");
-                }
-            }
+            both_ties(&x, rows, inner, min, "zeros");
+        }
+    }
+}
+
+/// The arg-reduction of `x` (`rows` rows of `inner` lanes) along the rows in one direction
+/// (`min`), first and last index, against the definition lane by lane.
+fn both_ties<T: Element + core::fmt::Debug>(
+    x: &[T],
+    rows: usize,
+    inner: usize,
+    min: bool,
+    what: &str,
+) {
+    let lane = |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
+    for last in [false, true] {
+        let mut y = std::vec![-1i64; inner];
+        match (min, last) {
+            (false, false) => arg_lanes::<T, Max, false, 1024>(x, &mut y, inner),
+            (false, true) => arg_lanes::<T, Max, true, 1024>(x, &mut y, inner),
+            (true, false) => arg_lanes::<T, Min, false, 1024>(x, &mut y, inner),
+            (true, true) => arg_lanes::<T, Min, true, 1024>(x, &mut y, inner),
+        }
+        for (j, &at) in y.iter().enumerate() {
+            let want = if min {
+                naive_arg::<T, Min>(&lane(j), last)
+            } else {
+                naive_arg::<T, Max>(&lane(j), last)
+            };
+            let ctx = std::format!("{:?} {rows}x{inner} {what}", T::DTYPE);
+            assert_eq!(at as usize, want, "{ctx} min {min} last {last} lane {j}");
         }
     }
 }
@@ -235,26 +246,7 @@ fn late_zeros<T: Element + core::fmt::Debug>(from: fn(f32) -> T) {
                 x[a.min(b) * inner + j] = from(first);
                 x[a.max(b) * inner + j] = from(second);
             }
-            let lane =
-                |j: usize| -> std::vec::Vec<T> { (0..rows).map(|r| x[r * inner + j]).collect() };
-            for last in [false, true] {
-                let mut y = std::vec![-1i64; inner];
-                match (min, last) {
-                    (false, false) => arg_lanes::<T, Max, false, 1024>(&x, &mut y, inner),
-                    (false, true) => arg_lanes::<T, Max, true, 1024>(&x, &mut y, inner),
-                    (true, false) => arg_lanes::<T, Min, false, 1024>(&x, &mut y, inner),
-                    (true, true) => arg_lanes::<T, Min, true, 1024>(&x, &mut y, inner),
-                }
-                for (j, &at) in y.iter().enumerate() {
-                    let want = if min {
-                        naive_arg::<T, Min>(&lane(j), last)
-                    } else {
-                        naive_arg::<T, Max>(&lane(j), last)
-                    };
-                    let ctx = std::format!("{:?} {rows}x{inner} late zeros", T::DTYPE);
-                    assert_eq!(at as usize, want, "{ctx} min {min} last {last} lane {j}");
-                }
-            }
+            both_ties(&x, rows, inner, min, "late zeros");
         }
     }
 }
