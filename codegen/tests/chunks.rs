@@ -253,10 +253,8 @@ fn the_planes_loop_reads_each_plane_in_place() {
         "for (c, y) in y.chunks_exact_mut(64).enumerate() { node_0_reduce_max(x, t, c * 4096); \
          node_1_argmax(t, y); }",
         "fn node_0_reduce_max(x: &[f32], y: &mut [f32], at: usize)",
-        "x.chunks_exact(262_144).filter_map(|p| p.get(at..at + n))",
-        "reduce_lanes::< f32, ::onnx_aot::__private::Max, >(y, p, n, n)",
-        "for p in parts { ::onnx_aot::__private::node::fold_lanes::< f32, \
-         ::onnx_aot::__private::Max, >(y, p, n, n); }",
+        "::onnx_aot::__private::node::reduce_parts::< f32, ::onnx_aot::__private::Max, \
+         >(y, x, 262_144, at);",
         "64 of the 4096 positions of axis 1 of `x`: `chunks_0_1` calls it",
         "fn node_1_argmax(x: &[f32], y: &mut [i64])",
         "buf_f32: [f32; 4096]",

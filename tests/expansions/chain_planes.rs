@@ -364,20 +364,10 @@ pub mod chain_planes {
     #[cfg_attr(not(debug_assertions), inline)]
     #[allow(clippy::inline_always)]
     fn node_0_reduce_max(x: &[f32], y: &mut [f32], at: usize) {
-        let n = y.len();
-        let mut parts = x.chunks_exact(16384).filter_map(|p| p.get(at..at + n));
-        if let Some(p) = parts.next() {
-            ::onnx_aot::__private::node::reduce_lanes::<
-                f32,
-                ::onnx_aot::__private::Max,
-            >(y, p, n, n);
-        }
-        for p in parts {
-            ::onnx_aot::__private::node::fold_lanes::<
-                f32,
-                ::onnx_aot::__private::Max,
-            >(y, p, n, n);
-        }
+        ::onnx_aot::__private::node::reduce_parts::<
+            f32,
+            ::onnx_aot::__private::Max,
+        >(y, x, 16384, at);
     }
     /// ONNX node 1 `pick`: ArgMax-13 (opset 13).
     /// Attributes as written: `axis=2`; resolved: `axis 2, keepdims 1, select_last_index 0`.

@@ -206,18 +206,10 @@ impl Compute for ReduceOp {
         let t = elem_tokens(input.dtype, rt);
         let d = direction_tokens(self.direction, rt);
         let plane = lit_usize(input.numel() / planes.max(1));
-        // The first plane's part written, the others folded into it (NaN-propagating), by the
-        // lane kernels over one row of `y.len()` lanes.
+        // Every plane's part read in one pass (NaN-propagating).
         NodeCode {
             body: quote! {
-                let n = y.len();
-                let mut parts = x.chunks_exact(#plane).filter_map(|p| p.get(at..at + n));
-                if let Some(p) = parts.next() {
-                    #rt::node::reduce_lanes::<#t, #d>(y, p, n, n);
-                }
-                for p in parts {
-                    #rt::node::fold_lanes::<#t, #d>(y, p, n, n);
-                }
+                #rt::node::reduce_parts::<#t, #d>(y, x, #plane, at);
             },
             plan: format!(
                 "the extreme of the {planes} planes of `x` (along its first {}), element by \

@@ -188,7 +188,7 @@ pub use narrow::{
     arg_lanes_narrow, arg_rows_short, hardmax_lanes_narrow, hardmax_rows_short, narrow_period,
     reduce_lanes_narrow, reduce_rows_short,
 };
-pub use planes::reduce_planes;
+pub use planes::{reduce_parts, reduce_planes};
 pub use reduce::{fold, reduce_lanes_rows, reduce_rows};
 pub use rounded::{arg_row_rounded, Narrowing};
 pub use shared::{copy, fill, split2};

@@ -39,7 +39,7 @@ pub use hardmax::{
 };
 pub use reduce::{
     fold_lanes, fold_lanes_narrow, fold_planes, fold_rows, fold_rows_short, reduce_lanes,
-    reduce_lanes_narrow, reduce_planes, reduce_rows, reduce_rows_short,
+    reduce_lanes_narrow, reduce_parts, reduce_planes, reduce_rows, reduce_rows_short,
 };
 pub use thin::{Thin, ThinIndex, ThinRounded};
 pub use wide::cap_twins;

@@ -193,6 +193,29 @@ pub fn fold_lanes_narrow<T: Thin, D: Direction, const C: usize, const W: usize>(
     });
 }
 
+/// The extreme over the planes of `plane` elements of `x` of each element of their parts from
+/// `at` (as long as `y`), into `y`: a reduction over the leading axes, one part of its output
+/// at a time (the first node of a chunked pair).
+#[inline(always)]
+pub fn reduce_parts<T: Thin, D: Direction>(y: &mut [T], x: &[T], plane: usize, at: usize) {
+    #[cfg(debug_assertions)]
+    {
+        // The first plane's part written, the others folded into it, by the lane kernels.
+        let n = y.len();
+        let mut parts = x
+            .chunks_exact(plane.max(1))
+            .filter_map(|p| p.get(at..at + n));
+        if let Some(p) = parts.next() {
+            T::reduce_lanes(y, p, (n, n), (D::IS_MIN, true));
+        }
+        for p in parts {
+            T::reduce_lanes(y, p, (n, n), (D::IS_MIN, false));
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    kernels::reduce_parts::<T, D>(y, x, x.len().checked_div(plane).unwrap_or(0), plane, at);
+}
+
 /// Blocks of `xs` elements of `x`, each `planes` planes of `ys` rows of `N`: the extreme of
 /// each row over every plane into its element of the block's `ys` elements of `y`.
 #[inline(always)]

@@ -154,3 +154,60 @@ fn long_rows_of_every_type_match_the_definition() {
         check::<f32, Min, 300>(&mut g, shape, f32_pool);
     }
 }
+
+/// [`reduce_parts`] of every kind of element against the definition: each element of `y`
+/// (whatever it held, a NaN too) the first NaN over the planes' parts in order, else their
+/// extreme (both zeros equal); parts at the start, middle and end of planes, under sixteen
+/// elements and over the kernels' tiles, one to seven planes.
+#[test]
+fn parts_of_every_type_match_the_definition() {
+    use crate::kernels::test_util::{bf16s, bools, f16s, f64s, i32s, i64s, i8s, same, u16s, u8s};
+    fn check<T: Element, D: Direction>(g: &mut Lcg, make: fn(&mut Lcg, bool) -> T) {
+        for (planes, plane, at, n) in [
+            (1, 40, 3, 17),
+            (2, 40, 0, 40),
+            (2, 300, 290, 10),
+            (3, 2000, 16, 1100),
+            (7, 64, 1, 62),
+            (2, 5000, 2500, 2500),
+        ] {
+            for nan in [false, true] {
+                let x: Vec<T> = (0..planes * plane)
+                    .map(|_| {
+                        let rare = nan && g.next().is_multiple_of(50);
+                        make(g, rare)
+                    })
+                    .collect();
+                let mut y: Vec<T> = (0..n).map(|i| make(g, nan && i % 7 == 0)).collect();
+                reduce_parts::<T, D>(&mut y, &x, planes, plane, at);
+                for (k, &got) in y.iter().enumerate() {
+                    let column = (0..planes).map(|p| x[p * plane + at + k]);
+                    let want = fold_definition::<T, D>(D::identity::<T>(), column);
+                    assert!(
+                        same(got, want),
+                        "{:?} planes={planes} plane={plane} at={at} n={n} element {k}",
+                        T::DTYPE
+                    );
+                }
+            }
+        }
+    }
+    let mut g = Lcg(11);
+    check::<f32, Max>(&mut g, f32_pool);
+    check::<f32, Min>(&mut g, f32_pool);
+    check::<f64, Max>(&mut g, f64s);
+    check::<f64, Min>(&mut g, f64s);
+    check::<i64, Min>(&mut g, i64s);
+    check::<i64, Max>(&mut g, i64s);
+    check::<f16, Max>(&mut g, f16s);
+    check::<bf16, Min>(&mut g, bf16s);
+    check::<i32, Max>(&mut g, i32s);
+    check::<u16, Min>(&mut g, u16s);
+    check::<i8, Max>(&mut g, i8s);
+    check::<u8, Min>(&mut g, u8s);
+    check::<bool, Max>(&mut g, bools);
+    // Parts that do not fit the planes leave `y` alone.
+    let mut y = [7.0f32; 4];
+    reduce_parts::<f32, Max>(&mut y, &[1.0; 8], 2, 4, 1);
+    assert_eq!(y, [7.0; 4]);
+}
