@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use onnx_aot_codegen::chunks::{CHUNK_BYTES, MIN_VALUE_BYTES};
+use onnx_aot_codegen::chunks::{CHUNK_BYTES, L1_PART_BYTES, MIN_VALUE_BYTES};
 use onnx_aot_codegen::ir::{Chunked, Graph};
 use onnx_aot_codegen::memory::plan_memory;
 use onnx_aot_codegen::onnx::data_type::*;
@@ -212,7 +212,8 @@ fn planes_model(shape: &[i64], reduce: &[i64], keepdims: i64, axis: i64) -> Grap
 
 #[test]
 fn a_reduction_over_leading_axes_runs_in_chunks_of_the_axis_after_them() {
-    // Maxima [1, 4096, 64] f32 of two planes: chunks of 64 positions of axis 1 (16 KiB).
+    // Maxima [1, 4096, 64] f32 of two planes: chunks of 32 positions of axis 1 (8 KiB: the
+    // chunk and its two parts fit L1).
     let g = planes_model(&[2, 4096, 64], &[0], 1, 2);
     let planes = |rows, planes, axis| Chunked {
         first: 0,
@@ -220,12 +221,12 @@ fn a_reduction_over_leading_axes_runs_in_chunks_of_the_axis_after_them() {
         planes,
         axis,
     };
-    assert_eq!(g.chunked, vec![planes(64, 2, 1)]);
-    assert_eq!(plan_memory(&g).bytes(), CHUNK_BYTES);
+    assert_eq!(g.chunked, vec![planes(32, 2, 1)]);
+    assert_eq!(plan_memory(&g).bytes(), L1_PART_BYTES);
     let text = onnx_aot_codegen::inspect::summary(&g, 0);
     assert!(
         text.contains(
-            "chunked: nodes 0 and 1 run together, 64 positions of axis 1 of the input (over its \
+            "chunked: nodes 0 and 1 run together, 32 positions of axis 1 of the input (over its \
              2 planes) at a time"
         ),
         "{text}"
@@ -233,13 +234,12 @@ fn a_reduction_over_leading_axes_runs_in_chunks_of_the_axis_after_them() {
     // Without keepdims the maxima are [4096, 64]: the pair runs along their axis 0.
     assert_eq!(
         planes_model(&[2, 4096, 64], &[0], 0, 1).chunked,
-        vec![planes(64, 2, 0)]
+        vec![planes(32, 2, 0)]
     );
-    // Two leading axes: 3 x 2 planes.
-    assert_eq!(
-        planes_model(&[3, 2, 4096, 64], &[0, 1], 1, 3).chunked,
-        vec![planes(64, 6, 2)]
-    );
+    // Two leading axes: 3 x 2 planes, chunks of 16 KiB (64 positions).
+    let six = planes_model(&[3, 2, 4096, 64], &[0, 1], 1, 3);
+    assert_eq!(six.chunked, vec![planes(64, 6, 2)]);
+    assert_eq!(plan_memory(&six).bytes(), CHUNK_BYTES);
     // One plane is no reduction over planes (axis 0 of extent 1, kept or not).
     assert!(planes_model(&[1, 4096, 64], &[0], 1, 2).chunked.is_empty());
 }
@@ -250,14 +250,14 @@ fn the_planes_loop_reads_each_plane_in_place() {
     let (text, squeezed) = generated(&m);
     for want in [
         "fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64])",
-        "for (c, y) in y.chunks_exact_mut(64).enumerate() { node_0_reduce_max(x, t, c * 4096); \
+        "for (c, y) in y.chunks_exact_mut(32).enumerate() { node_0_reduce_max(x, t, c * 2048); \
          node_1_argmax(t, y); }",
         "fn node_0_reduce_max(x: &[f32], y: &mut [f32], at: usize)",
         "::onnx_aot::__private::node::reduce_parts::< f32, ::onnx_aot::__private::Max, \
          >(y, x, 262_144, at);",
-        "64 of the 4096 positions of axis 1 of `x`: `chunks_0_1` calls it",
+        "32 of the 4096 positions of axis 1 of `x`: `chunks_0_1` calls it",
         "fn node_1_argmax(x: &[f32], y: &mut [i64])",
-        "buf_f32: [f32; 4096]",
+        "buf_f32: [f32; 2048]",
     ] {
         assert!(squeezed.contains(want), "missing {want:?} in:\n{text}");
     }

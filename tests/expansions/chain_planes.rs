@@ -118,7 +118,7 @@ pub mod chain_planes {
     /// ([`SCRATCH_BYTES`]) is on the heap with the runtime's `alloc` feature and on the
     /// stack without it; [`run_with_scratch`] lets the caller place it.
     pub fn run_into(inputs: &Inputs, outputs: &mut Outputs) {
-        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 4096>::zeroed();
+        let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<f32, 2048>::zeroed();
         compute(
             ::onnx_aot::__private::flat::<f32, _, 32768>(&inputs.x),
             ::onnx_aot::__private::flat_mut::<i64, _, 512>(&mut outputs.y),
@@ -140,16 +140,16 @@ pub mod chain_planes {
     }
     /// Bytes of scratch memory the intermediates need: values whose lifetimes do not
     /// overlap share space.
-    pub const SCRATCH_BYTES: usize = 16384;
+    pub const SCRATCH_BYTES: usize = 8192;
     ::onnx_aot::__private::__tensors! {
         /// Scratch memory of the intermediate values, one buffer per element type.
         ///
         /// | value | type | shape | buffer | elements |
         /// | --- | --- | --- | --- | --- |
-        /// | `merged` | FLOAT | [1, 512, 32] | `buf_f32` | 0..4096 |
+        /// | `merged` | FLOAT | [1, 512, 32] | `buf_f32` | 0..2048 |
         #[derive(Clone, Debug, PartialEq)]
         pub struct Scratch {
-            buf_f32: [f32; 4096],
+            buf_f32: [f32; 2048],
         }
     }
     impl Scratch {
@@ -157,7 +157,7 @@ pub mod chain_planes {
         #[must_use]
         pub const fn zeroed() -> Self {
             Scratch {
-                buf_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 4096],
+                buf_f32: [<f32 as ::onnx_aot::__private::Element>::ZERO; 2048],
             }
         }
         ::onnx_aot::__private::__if_alloc! {
@@ -194,7 +194,7 @@ pub mod chain_planes {
         clippy::inline_always
     )]
     fn compute(in_x: &[f32], out_y: &mut [i64], buf_f32: &mut [f32]) {
-        if let Some(a1) = buf_f32.get_mut(0..4096) {
+        if let Some(a1) = buf_f32.get_mut(0..2048) {
             chunks_0_1(in_x, a1, &mut *out_y);
         }
     }
@@ -284,7 +284,7 @@ pub mod chain_planes {
         >::zeroed_or(&mut failed);
         let mut buf_f32 = ::onnx_aot::__private::bytes::Storage::<
             f32,
-            4096,
+            2048,
         >::zeroed_or(&mut failed);
         {
             let mut input_slices = inputs.iter();
@@ -344,7 +344,7 @@ pub mod chain_planes {
                 )?,
             );
             let mut outputs = (::onnx_aot::__private::nd::buffer::<i64>(512),);
-            let mut scratch = (::onnx_aot::__private::nd::buffer::<f32>(4096),);
+            let mut scratch = (::onnx_aot::__private::nd::buffer::<f32>(2048),);
             self::compute(
                 inputs.0.as_slice(),
                 outputs.0.as_mut_slice(),
@@ -359,7 +359,7 @@ pub mod chain_planes {
     /// Attributes as written: `axes=[0]`; resolved: `axes [0], keepdims 1`.
     /// Input `x`: FLOAT [2, 512, 32]; output `merged`: FLOAT [1, 512, 32].
     ///
-    /// Plan: the extreme of the 2 planes of `x` (along its first axis), element by element, over their elements `at..at + y.len()`. Generated for a chunk of 128 of the 512 positions of axis 1 of `x`: `chunks_0_1` calls it chunk after chunk.
+    /// Plan: the extreme of the 2 planes of `x` (along its first axis), element by element, over their elements `at..at + y.len()`. Generated for a chunk of 64 of the 512 positions of axis 1 of `x`: `chunks_0_1` calls it chunk after chunk.
     #[cfg_attr(debug_assertions, inline(always))]
     #[cfg_attr(not(debug_assertions), inline)]
     #[allow(clippy::inline_always)]
@@ -373,7 +373,7 @@ pub mod chain_planes {
     /// Attributes as written: `axis=2`; resolved: `axis 2, keepdims 1, select_last_index 0`.
     /// Input `merged`: FLOAT [1, 512, 32]; output `y`: INT64 [1, 512, 1].
     ///
-    /// Plan: arg-reduction over contiguous rows of 32. Generated for a chunk of 128 of the 512 positions of axis 1 of `x`: `chunks_0_1` calls it chunk after chunk.
+    /// Plan: arg-reduction over contiguous rows of 32. Generated for a chunk of 64 of the 512 positions of axis 1 of `x`: `chunks_0_1` calls it chunk after chunk.
     #[cfg_attr(debug_assertions, inline(always))]
     #[cfg_attr(not(debug_assertions), inline)]
     #[allow(clippy::inline_always)]
@@ -385,15 +385,15 @@ pub mod chain_planes {
             i64,
         >(x, y, 32);
     }
-    /// ONNX nodes 0 `merge` (ReduceMax-13) and 1 `pick` (ArgMax-13) chunk after chunk of the 512 positions of axis 1 of `x`: 4 chunks of 128.
-    /// The value `merged` between them is never whole: the first writes 16384 bytes of it at a time into `t`, the extreme of the 2 planes' parts, which the second reads while they are in cache.
+    /// ONNX nodes 0 `merge` (ReduceMax-13) and 1 `pick` (ArgMax-13) chunk after chunk of the 512 positions of axis 1 of `x`: 8 chunks of 64.
+    /// The value `merged` between them is never whole: the first writes 8192 bytes of it at a time into `t`, the extreme of the 2 planes' parts, which the second reads while they are in cache.
     #[cfg_attr(debug_assertions, inline(always))]
     #[cfg_attr(not(debug_assertions), inline)]
     #[allow(clippy::inline_always)]
     fn chunks_0_1(x: &[f32], t: &mut [f32], y: &mut [i64]) {
-        if let Some(t) = t.get_mut(..4096) {
-            for (c, y) in y.chunks_exact_mut(128).enumerate() {
-                node_0_reduce_max(x, t, c * 4096);
+        if let Some(t) = t.get_mut(..2048) {
+            for (c, y) in y.chunks_exact_mut(64).enumerate() {
+                node_0_reduce_max(x, t, c * 2048);
                 node_1_argmax(t, y);
             }
         }
